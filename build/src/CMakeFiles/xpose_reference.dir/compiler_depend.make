@@ -1,0 +1,2 @@
+# Empty compiler generated dependencies file for xpose_reference.
+# This may be replaced when dependencies are built.

@@ -1,0 +1,5 @@
+// Umbrella header.
+#pragma once
+#include "xpose/desc.hpp"
+#include "xpose/plan.hpp"
+#include "xpose/status.hpp"

@@ -1,0 +1,36 @@
+// Host-side entry points of the GPU backend (plain C++: no CUDA types), used by the registry,
+// the planner and execute. Each variant has a configure (fill/validate the launch shape: host-only)
+// and a run (launch on a stream).
+#pragma once
+
+#include <string>
+
+#include "dispatch/plan_data.hpp"
+#include "xpose/status.hpp"
+
+namespace xpose::detail::gpu {
+
+#define XPOSE_GPU_VARIANT(name)                                              \
+  status configure_##name(plan_data& pd, std::string* why);                  \
+  status run_##name(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why);
+
+XPOSE_GPU_VARIANT(naive_row_read)
+XPOSE_GPU_VARIANT(naive_col_read)
+XPOSE_GPU_VARIANT(smem_v1)
+XPOSE_GPU_VARIANT(smem_v2)
+XPOSE_GPU_VARIANT(smem_v3)
+XPOSE_GPU_VARIANT(tiled)
+XPOSE_GPU_VARIANT(copy)
+XPOSE_GPU_VARIANT(fast_tile)
+XPOSE_GPU_VARIANT(permute_general)
+#undef XPOSE_GPU_VARIANT
+
+// The current device's properties; kNoDevice when there is none or the driver is unusable.
+status query_device(device_info* info, std::string* why);
+
+enum class mem_space { kHost, kDevice, kManaged };
+// Where a pointer lives, by cudaPointerGetAttributes. Without a usable CUDA runtime every pointer is
+// a host pointer.
+mem_space pointer_space(const void* p, int* device);
+
+}  // namespace xpose::detail::gpu

@@ -1,0 +1,142 @@
+// Pure planning steps on the normalised problem; see problem.hpp for the representation.
+#include <fmt/format.h>
+
+#include "plan/problem.hpp"
+
+namespace xpose::detail {
+
+std::int64_t problem::count() const {
+  std::int64_t n = 1;
+  for (int k = 0; k < rank; ++k) n *= dims[k].extent;
+  return n;
+}
+
+std::string problem::describe() const {
+  std::string e, si, so;
+  for (int k = 0; k < rank; ++k) {
+    const char* sep = k ? "," : "";
+    e += fmt::format("{}{}", sep, dims[k].extent);
+    si += fmt::format("{}{}", sep, dims[k].in_stride);
+    so += fmt::format("{}{}", sep, dims[k].out_stride);
+  }
+  return fmt::format("extents [{}] in-strides [{}] out-strides [{}] x {}B", e, si, so, elem_bytes);
+}
+
+const char* class_name(problem_class c) {
+  switch (c) {
+    case problem_class::kCopy: return "copy";
+    case problem_class::kTranspose2d: return "transpose2d";
+    case problem_class::kRowCopy: return "row-copy";
+    case problem_class::kGeneral: return "general";
+  }
+  return "?";
+}
+
+problem to_problem(const transpose_desc& d) {
+  const std::int64_t ld_in = d.ld_in.value_or(d.cols), ld_out = d.ld_out.value_or(d.rows);
+  problem p;
+  p.rank = 3;
+  p.elem_bytes = d.elem_bytes;
+  // Output order: (batch, j over cols, i over rows); i is the output's fastest index.
+  p.dims[0] = {d.batch, d.batch_stride_in.value_or(d.rows * ld_in), d.batch_stride_out.value_or(d.cols * ld_out)};
+  p.dims[1] = {d.cols, 1, ld_out};
+  p.dims[2] = {d.rows, ld_in, 1};
+  return p;
+}
+
+problem to_problem(const permute_desc& d) {
+  const int r = static_cast<int>(d.extents.size());
+  std::array<std::int64_t, kMaxRank> in_stride{}, out_stride{};
+  std::int64_t s = 1;
+  for (int j = r - 1; j >= 0; --j) {
+    in_stride[j] = d.in_strides.empty() ? s : d.in_strides[j];
+    s *= d.extents[j];
+  }
+  s = 1;
+  for (int k = r - 1; k >= 0; --k) {
+    out_stride[k] = d.out_strides.empty() ? s : d.out_strides[k];
+    s *= d.extents[d.perm[k]];
+  }
+  problem p;
+  p.rank = r;
+  p.elem_bytes = d.elem_bytes;
+  for (int k = 0; k < r; ++k) p.dims[k] = {d.extents[d.perm[k]], in_stride[d.perm[k]], out_stride[k]};
+  return p;
+}
+
+problem drop_unit_dims(const problem& p) {
+  problem q;
+  q.elem_bytes = p.elem_bytes;
+  for (int k = 0; k < p.rank; ++k)
+    if (p.dims[k].extent != 1) q.dims[q.rank++] = p.dims[k];
+  return q;
+}
+
+problem fuse_dims(const problem& p) {
+  problem q;
+  q.elem_bytes = p.elem_bytes;
+  for (int k = 0; k < p.rank; ++k) {
+    const dim& d = p.dims[k];
+    if (q.rank > 0) {
+      dim& outer = q.dims[q.rank - 1];
+      // `outer` then `d` are output neighbours; fusable when they are input neighbours too.
+      // Compare with the inner dim's extent and stride *before* fusion: outer's strides are those of
+      // the last dim fused into it, so a run of dims fuses one after another.
+      if (outer.in_stride == d.extent * d.in_stride && outer.out_stride == d.extent * d.out_stride) {
+        outer = {outer.extent * d.extent, d.in_stride, d.out_stride};
+        continue;
+      }
+    }
+    q.dims[q.rank++] = d;
+  }
+  return q;
+}
+
+problem normalize(const problem& p) { return fuse_dims(drop_unit_dims(p)); }
+
+problem_class classify(const problem& p) {
+  if (p.rank == 0) return problem_class::kCopy;
+  const dim& last = p.dims[p.rank - 1];
+  if (last.in_stride == 1 && last.out_stride == 1)
+    return p.rank == 1 ? problem_class::kCopy : problem_class::kRowCopy;
+  if (p.rank == 2 && p.dims[0].in_stride == 1 && p.dims[1].out_stride == 1)
+    return problem_class::kTranspose2d;
+  if (p.rank == 3 && p.dims[1].in_stride == 1 && p.dims[2].out_stride == 1)
+    return problem_class::kTranspose2d;
+  return problem_class::kGeneral;
+}
+
+matrix_view as_matrix(const problem& p) {
+  matrix_view m;
+  if (p.rank == 0) return m;
+  if (p.rank == 1) {  // a copy: one row
+    m.cols = p.dims[0].extent;
+    m.ld_in = m.cols;
+    return m;
+  }
+  const int o = p.rank - 2;  // index of the cols dim
+  m.cols = p.dims[o].extent;
+  m.rows = p.dims[o + 1].extent;
+  m.ld_in = p.dims[o + 1].in_stride;
+  m.ld_out = p.dims[o].out_stride;
+  if (p.rank == 3) {
+    m.batch = p.dims[0].extent;
+    m.bs_in = p.dims[0].in_stride;
+    m.bs_out = p.dims[0].out_stride;
+  }
+  return m;
+}
+
+std::int64_t in_span(const problem& p) {
+  std::int64_t s = 1;
+  for (int k = 0; k < p.rank; ++k) s += (p.dims[k].extent - 1) * p.dims[k].in_stride;
+  return s;
+}
+
+std::int64_t out_span(const problem& p) {
+  std::int64_t s = 1;
+  for (int k = 0; k < p.rank; ++k) s += (p.dims[k].extent - 1) * p.dims[k].out_stride;
+  return s;
+}
+
+}  // namespace xpose::detail

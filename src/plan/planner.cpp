@@ -1,0 +1,181 @@
+#include "plan/planner.hpp"
+
+#include <fmt/format.h>
+
+#include "dispatch/registry.hpp"
+#include "plan/validate.hpp"
+#ifdef XPOSE_HAS_CUDA
+#include "gpu/variants.hpp"
+#endif
+
+namespace xpose::detail {
+namespace {
+
+const char* backend_name(backend b) { return b == backend::kGpu ? "gpu" : "cpu"; }
+
+// The `auto` choice. Each line names why; docs/performance.md holds the measurements behind it.
+const variant_info* choose_auto(const plan_data& pd, std::string* reason) {
+  if (pd.where == backend::kCpu) {
+    *reason = "the CPU backend's loop";
+    return find_variant("cpu_naive");
+  }
+  switch (pd.cls) {
+    case problem_class::kCopy:
+      *reason = "normalises to a contiguous copy: cudaMemcpyAsync is the ceiling";
+      return find_variant("copy");
+    case problem_class::kTranspose2d:
+      *reason = "2-D transpose: padded 32x32 tile, 32x8 threads (82% of copy at 25600^2 fp32 in BASELINES.md)";
+      return find_variant("tiled");
+    default:
+      *reason = "";
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_matrix, const plan_options& opts,
+                    const device_info& dev, plan_data* out, std::string* why) {
+  plan_data pd;
+  pd.where = opts.where;
+  pd.device = dev;
+  pd.prob = normalize(raw);
+  pd.cls = classify(pd.prob);
+  pd.cpu_threads = opts.cpu_threads;
+
+  const variant_info* v = nullptr;
+  if (opts.variant == "auto" || opts.variant.empty()) {
+    v = choose_auto(pd, &pd.reason);
+    if (!v)
+      return fail(status::kVariantNotApplicable, why,
+                  fmt::format("no {} variant handles a {} problem yet ({})", backend_name(pd.where),
+                              class_name(pd.cls), pd.prob.describe()));
+  } else {
+    v = find_variant(opts.variant);
+    if (!v) return fail(status::kUnknownVariant, why, fmt::format("unknown variant '{}'", opts.variant));
+    if (v->where != opts.where)
+      return fail(status::kVariantNotApplicable, why,
+                  fmt::format("{} is a {} variant but the plan is for the {}", v->name, backend_name(v->where),
+                              backend_name(opts.where)));
+    pd.reason = "named by the caller";
+  }
+  pd.variant = v;
+
+  if (v->matrix_only || pd.cls == problem_class::kTranspose2d || pd.cls == problem_class::kCopy) {
+    if (v->matrix_only && raw_matrix) {
+      pd.mat = *raw_matrix;  // a named 2-D kernel runs the descriptor as the caller wrote it
+      pd.prob = raw;
+      pd.has_matrix = true;
+    } else if (pd.cls == problem_class::kTranspose2d || pd.cls == problem_class::kCopy) {
+      pd.mat = as_matrix(pd.prob);
+      pd.has_matrix = true;
+    } else {
+      return fail(status::kVariantNotApplicable, why,
+                  fmt::format("{} is a 2-D transpose kernel; this problem normalises to a {} permutation ({})",
+                              v->name, class_name(pd.cls), pd.prob.describe()));
+    }
+  }
+
+  pd.launch.block_x = opts.block_x > 0 ? opts.block_x : v->default_block_x;
+  pd.launch.block_y = opts.block_y > 0 ? opts.block_y : v->default_block_y;
+  if ((opts.block_x > 0 || opts.block_y > 0) && v->default_block_x == 0)
+    return fail(status::kInvalidBlock, why, fmt::format("{} takes no block shape", v->name));
+  if (opts.block_x < 0 || opts.block_y < 0)
+    return fail(status::kInvalidBlock, why, fmt::format("block {}x{} is invalid", opts.block_x, opts.block_y));
+  if (status s = v->configure(pd, why); s != status::kSuccess) return s;
+
+  pd.in_span_bytes = in_span(pd.prob) * pd.prob.elem_bytes;
+  pd.out_span_bytes = out_span(pd.prob) * pd.prob.elem_bytes;
+  // GPU kernels load each element as one word of its own size, so they need its natural alignment.
+  pd.align_bytes = pd.where == backend::kGpu ? pd.prob.elem_bytes : 1;
+  *out = std::move(pd);
+  return status::kSuccess;
+}
+
+namespace {
+
+status device_for(const plan_options& opts, device_info* dev, std::string* why) {
+  if (opts.where == backend::kCpu) return status::kSuccess;
+#ifdef XPOSE_HAS_CUDA
+  return gpu::query_device(dev, why);
+#else
+  (void)dev;
+  return fail(status::kNoDevice, why, "xpose was built without CUDA; plan for backend::kCpu");
+#endif
+}
+
+}  // namespace
+}  // namespace xpose::detail
+
+namespace xpose {
+
+plan::plan() = default;
+plan::~plan() = default;
+plan::plan(const plan&) = default;
+plan& plan::operator=(const plan&) = default;
+plan::plan(plan&&) noexcept = default;
+plan& plan::operator=(plan&&) noexcept = default;
+
+bool plan::valid() const noexcept { return data_ != nullptr; }
+backend plan::where() const noexcept { return data_ ? data_->where : backend::kCpu; }
+
+std::string plan::variant() const { return data_ ? data_->variant->name : "none"; }
+
+std::string plan::summary() const {
+  if (!data_) return "invalid plan";
+  const auto& d = *data_;
+  const auto& l = d.launch;
+  std::string shape = d.where == backend::kCpu
+                          ? fmt::format("threads {}", d.cpu_threads > 0 ? fmt::format("{}", d.cpu_threads) : "all")
+                          : fmt::format("block {}x{} grid {}x{}x{}", l.block_x, l.block_y, l.grid_x, l.grid_y, l.grid_z);
+  std::string what = d.has_matrix ? fmt::format("{} x {} x {} (ld {}/{})", d.mat.batch, d.mat.rows, d.mat.cols,
+                                                d.mat.ld_in, d.mat.ld_out)
+                                  : d.prob.describe();
+  return fmt::format("{} on {} | {} {}, {}-byte elements | {} | {}", d.variant->name,
+                     d.where == backend::kGpu ? "gpu" : "cpu", detail::class_name(d.cls), what, d.prob.elem_bytes,
+                     shape, d.reason);
+}
+
+status make_plan(const transpose_desc& desc, const plan_options& opts, plan* out, std::string* why) {
+  if (!out) return detail::fail(status::kNullPointer, why, "plan output pointer is null");
+  if (status s = detail::validate(desc, why); s != status::kSuccess) return s;
+  detail::device_info dev;
+  if (status s = detail::device_for(opts, &dev, why); s != status::kSuccess) return s;
+  detail::matrix_view m;
+  m.rows = desc.rows;
+  m.cols = desc.cols;
+  m.ld_in = desc.ld_in.value_or(desc.cols);
+  m.ld_out = desc.ld_out.value_or(desc.rows);
+  m.batch = desc.batch;
+  m.bs_in = desc.batch_stride_in.value_or(desc.rows * m.ld_in);
+  m.bs_out = desc.batch_stride_out.value_or(desc.cols * m.ld_out);
+  auto pd = std::make_shared<detail::plan_data>();
+  if (status s = detail::plan_problem(detail::to_problem(desc), m, opts, dev, pd.get(), why); s != status::kSuccess)
+    return s;
+  out->data_ = std::move(pd);
+  return status::kSuccess;
+}
+
+status make_plan(const permute_desc& desc, const plan_options& opts, plan* out, std::string* why) {
+  if (!out) return detail::fail(status::kNullPointer, why, "plan output pointer is null");
+  if (status s = detail::validate(desc, why); s != status::kSuccess) return s;
+  detail::device_info dev;
+  if (status s = detail::device_for(opts, &dev, why); s != status::kSuccess) return s;
+  auto pd = std::make_shared<detail::plan_data>();
+  if (status s = detail::plan_problem(detail::to_problem(desc), std::nullopt, opts, dev, pd.get(), why);
+      s != status::kSuccess)
+    return s;
+  out->data_ = std::move(pd);
+  return status::kSuccess;
+}
+
+const std::vector<std::string>& variant_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const auto& v : detail::all_variants()) n.emplace_back(v.name);
+    return n;
+  }();
+  return names;
+}
+
+}  // namespace xpose
