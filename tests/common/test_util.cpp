@@ -1,0 +1,56 @@
+#include "common/test_util.hpp"
+
+#include <cstring>
+
+#ifdef XPOSE_HAS_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace xpose::test {
+
+void fill_random(void* p, std::size_t bytes, std::uint64_t seed) {
+  auto* b = static_cast<unsigned char*>(p);
+  std::uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+  std::size_t i = 0;
+  while (i < bytes) {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    const std::size_t n = bytes - i < 8 ? bytes - i : 8;
+    std::memcpy(b + i, &z, n);
+    i += n;
+  }
+}
+
+void poison(void* p, std::size_t bytes, unsigned char value) { std::memset(p, value, bytes); }
+
+std::int64_t first_difference(const void* a, const void* b, std::size_t bytes) {
+  const auto* x = static_cast<const unsigned char*>(a);
+  const auto* y = static_cast<const unsigned char*>(b);
+  for (std::size_t i = 0; i < bytes; ++i)
+    if (x[i] != y[i]) return static_cast<std::int64_t>(i);
+  return -1;
+}
+
+bool gpu_available(std::string* reason) {
+#ifdef XPOSE_HAS_CUDA
+  int n = 0;
+  const cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    *reason = cudaGetErrorString(e);
+    return false;
+  }
+  if (n == 0) {
+    *reason = "cudaGetDeviceCount returned 0";
+    return false;
+  }
+  return true;
+#else
+  *reason = "xpose was built without CUDA";
+  return false;
+#endif
+}
+
+}  // namespace xpose::test

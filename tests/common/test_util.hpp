@@ -1,0 +1,30 @@
+// Helpers shared by the tests: seeded random data, poisoning, comparison, GPU presence.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace xpose::test {
+
+// Fills `bytes` bytes with a splitmix64 stream from `seed` (never all zeros).
+void fill_random(void* p, std::size_t bytes, std::uint64_t seed);
+// Poison pattern written over outputs before a run, so unwritten elements show.
+inline constexpr unsigned char kPoison = 0xA5;
+void poison(void* p, std::size_t bytes, unsigned char value = kPoison);
+// Index of the first differing byte, or -1.
+std::int64_t first_difference(const void* a, const void* b, std::size_t bytes);
+
+// True when a CUDA device is usable; otherwise *reason says why (for GTEST_SKIP).
+bool gpu_available(std::string* reason);
+
+}  // namespace xpose::test
+
+// Skips the current test with the reason when no GPU is usable.
+#define XPOSE_REQUIRE_GPU()                                         \
+  do {                                                              \
+    std::string xpose_reason_;                                      \
+    if (!::xpose::test::gpu_available(&xpose_reason_))              \
+      GTEST_SKIP() << "no CUDA device: " << xpose_reason_;          \
+  } while (0)

@@ -1,0 +1,33 @@
+// Parsing of the CLI's value syntaxes (shapes, blocks, dtypes, lists), shared by the subcommands.
+// Each parser returns false with a one-line reason on bad input; none throws.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xpose::cli {
+
+struct dtype_info {
+  const char* name;  // i8, f16, bf16, f32, f64, c64, c128
+  int bytes;
+};
+const std::vector<dtype_info>& all_dtypes();
+std::optional<dtype_info> find_dtype(std::string_view name);
+
+struct shape2 {
+  std::int64_t rows = 0, cols = 0;
+};
+
+// "RxC" with R, C positive 64-bit integers.
+bool parse_shape(std::string_view text, shape2* out, std::string* why);
+// "WxH" with W, H positive and W*H <= 1024.
+bool parse_block(std::string_view text, int* bx, int* by, std::string* why);
+// "a,b,c": non-empty list of integers (negative allowed; callers check ranges).
+bool parse_int_list(std::string_view text, std::vector<std::int64_t>* out, std::string* why);
+// Splits "a,b,c" into trimmed, non-empty items.
+std::vector<std::string> split_list(std::string_view text);
+
+}  // namespace xpose::cli
