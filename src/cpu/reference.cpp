@@ -8,8 +8,8 @@ namespace xpose::reference {
 
 void transpose(const transpose_desc& d, const void* in, void* out) {
   const std::int64_t ld_in = d.ld_in.value_or(d.cols), ld_out = d.ld_out.value_or(d.rows);
-  const std::int64_t bsi = d.batch_stride_in.value_or(d.rows * ld_in);
-  const std::int64_t bso = d.batch_stride_out.value_or(d.cols * ld_out);
+  const std::int64_t bsi = (d.batch_stride_in ? *d.batch_stride_in : d.rows * ld_in);
+  const std::int64_t bso = (d.batch_stride_out ? *d.batch_stride_out : d.cols * ld_out);
   const auto* src = static_cast<const unsigned char*>(in);
   auto* dst = static_cast<unsigned char*>(out);
   const int eb = d.elem_bytes;

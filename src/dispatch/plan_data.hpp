@@ -26,8 +26,9 @@ struct device_info {
 struct launch_shape {
   int block_x = 1, block_y = 1, block_z = 1;
   std::int64_t grid_x = 1, grid_y = 1, grid_z = 1;
-  int smem_bytes = 0;
-  int vec = 1;  // elements per vector access (variant-specific meaning)
+  int smem_bytes = 0;  // dynamic shared memory per block
+  int chunk = 0;       // narrow: elements of the long side per block
+  bool wide_in = false;  // narrow: the input is the short-and-wide side (rows <= 64)
 };
 
 struct plan_data {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "gpu/geometry.hpp"
+#include "gpu/kernels/fast_tile_shape.hpp"
 #include "gpu/variants.hpp"
 #include "plan/validate.hpp"
 
@@ -68,6 +69,91 @@ status configure_tiled(plan_data& pd, std::string* why) {
   pd.launch.grid_x = ceil_div(pd.mat.cols, kTile);
   pd.launch.grid_y = ceil_div(pd.mat.rows, kTile);
   pd.launch.grid_z = pd.mat.batch;
+  return status::kSuccess;
+}
+
+namespace {
+
+// 16-byte vectors need every row (and matrix) start of the strided sides on a 16-byte boundary.
+status check_vector_strides(const plan_data& pd, const char* variant, bool in_side, bool out_side, std::string* why) {
+  const int v = 16 / pd.prob.elem_bytes;
+  const auto& m = pd.mat;
+  const bool batched = m.batch > 1;
+  if ((in_side && (m.ld_in % v || (batched && m.bs_in % v))) || (out_side && (m.ld_out % v || (batched && m.bs_out % v))))
+    return fail(status::kMisaligned, why,
+                fmt::format("{} moves 16-byte vectors: leading dimensions and batch strides must be multiples of {} "
+                            "elements (ld_in {}, ld_out {}, batch strides {}/{})",
+                            variant, v, m.ld_in, m.ld_out, m.bs_in, m.bs_out));
+  return status::kSuccess;
+}
+
+template <int S>
+void fast_tile_grid(plan_data& pd) {
+  pd.launch.grid_x = ceil_div(pd.mat.cols, fast_tile_shape<S>::kCols);
+  pd.launch.grid_y = ceil_div(pd.mat.rows, fast_tile_shape<S>::kRows);
+  pd.launch.block_x = fast_tile_shape<S>::kThreads;
+}
+
+}  // namespace
+
+status configure_fast_tile(plan_data& pd, std::string* why) {
+  if (status s = check_vector_strides(pd, "fast_tile", true, true, why); s != status::kSuccess) return s;
+  switch (pd.prob.elem_bytes) {
+    case 1: fast_tile_grid<1>(pd); break;
+    case 2: fast_tile_grid<2>(pd); break;
+    case 4: fast_tile_grid<4>(pd); break;
+    case 8: fast_tile_grid<8>(pd); break;
+    default: fast_tile_grid<16>(pd); break;
+  }
+  pd.launch.block_y = 1;
+  pd.launch.grid_z = pd.mat.batch;
+  pd.align_bytes = 16;
+  return status::kSuccess;
+}
+
+// Tuning: the short side is kept whole when it is at most kNarrowMax elements; each block then
+// holds about kNarrowTileBytes of it (a multiple of 32 elements of the long side).
+inline constexpr int kNarrowMax = 64;
+inline constexpr int kNarrowTileBytes = 16 * 1024;
+
+status configure_narrow(plan_data& pd, std::string* why) {
+  const auto& m = pd.mat;
+  const int s = pd.prob.elem_bytes;
+  bool wide_in;
+  if (m.rows <= kNarrowMax && m.ld_out == m.rows) {
+    wide_in = true;  // few input rows; the output is one dense run
+  } else if (m.cols <= kNarrowMax && m.ld_in == m.cols) {
+    wide_in = false;  // few input columns; the input is one dense run
+  } else {
+    return fail(status::kVariantNotApplicable, why,
+                fmt::format("narrow needs a short side of at most {} elements whose matrix is dense "
+                            "(rows {} with ld_out {}, or cols {} with ld_in {})",
+                            kNarrowMax, m.rows, m.ld_out, m.cols, m.ld_in));
+  }
+  if (status st = check_vector_strides(pd, "narrow", wide_in, !wide_in, why); st != status::kSuccess) return st;
+  if (m.batch > 1 && ((m.bs_in * s) % 16 || (m.bs_out * s) % 16))
+    return fail(status::kMisaligned, why, "narrow needs batch strides that are multiples of 16 bytes");
+  const std::int64_t shrt = wide_in ? m.rows : m.cols, lng = wide_in ? m.cols : m.rows;
+  std::int64_t chunk = kNarrowTileBytes / (shrt * s) / 32 * 32;
+  if (chunk < 32) chunk = 32;
+  pd.launch.block_x = 256;  // kNarrowThreads in kernels/narrow.cuh
+  pd.launch.block_y = 1;
+  pd.launch.chunk = static_cast<int>(chunk);
+  pd.launch.wide_in = wide_in;
+  pd.launch.smem_bytes = static_cast<int>(shrt * (chunk + 1) * s);
+  pd.launch.grid_x = ceil_div(lng, chunk);
+  pd.launch.grid_y = 1;
+  pd.launch.grid_z = m.batch;
+  pd.align_bytes = 16;
+  return status::kSuccess;
+}
+
+status configure_permute_general(plan_data& pd, std::string*) {
+  pd.launch = {};
+  pd.launch.block_x = 256;
+  const std::int64_t blocks = ceil_div(pd.prob.count(), 256);
+  const std::int64_t cap = 32LL * pd.device.sm_count;  // a full wave of 8 blocks x 4 per SM, looped
+  pd.launch.grid_x = blocks < cap ? blocks : cap;
   return status::kSuccess;
 }
 

@@ -11,7 +11,7 @@ namespace xpose::detail::gpu {
 #define XPOSE_LAUNCH_BY_WORD(KERNEL_EXPR)                                                      \
   with_word(pd.prob.elem_bytes, [&]<class T>() -> status {                                     \
     KERNEL_EXPR<<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(                            \
-        static_cast<const T*>(in), static_cast<T*>(out), pd.mat);                              \
+        static_cast<const T*>(in), static_cast<T*>(out), pd.mat, pd.launch.grid_x, pd.launch.grid_y); \
     XPOSE_CUDA_TRY(cudaGetLastError(), why);                                                   \
     return status::kSuccess;                                                                   \
   })
@@ -40,7 +40,15 @@ XPOSE_SMEM_SEED(smem_v3)
 #undef XPOSE_SMEM_SEED
 
 status run_tiled(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
-  return XPOSE_LAUNCH_BY_WORD(tiled_kernel<T>);
+  switch (pd.launch.block_y) {
+    case 1: return XPOSE_LAUNCH_BY_WORD(tiled_kernel<1 XPOSE_COMMA T>);
+    case 2: return XPOSE_LAUNCH_BY_WORD(tiled_kernel<2 XPOSE_COMMA T>);
+    case 4: return XPOSE_LAUNCH_BY_WORD(tiled_kernel<4 XPOSE_COMMA T>);
+    case 8: return XPOSE_LAUNCH_BY_WORD(tiled_kernel<8 XPOSE_COMMA T>);
+    case 16: return XPOSE_LAUNCH_BY_WORD(tiled_kernel<16 XPOSE_COMMA T>);
+    case 32: return XPOSE_LAUNCH_BY_WORD(tiled_kernel<32 XPOSE_COMMA T>);
+  }
+  return status::kInvalidBlock;  // configure_tiled admits 1, 2, 4, 8, 16, 32 only
 }
 
 }  // namespace xpose::detail::gpu

@@ -38,7 +38,9 @@ problem to_problem(const transpose_desc& d) {
   p.rank = 3;
   p.elem_bytes = d.elem_bytes;
   // Output order: (batch, j over cols, i over rows); i is the output's fastest index.
-  p.dims[0] = {d.batch, d.batch_stride_in.value_or(d.rows * ld_in), d.batch_stride_out.value_or(d.cols * ld_out)};
+  // The dense batch strides are computed only when not given (they may overflow when unused).
+  p.dims[0] = {d.batch, d.batch_stride_in ? *d.batch_stride_in : d.rows * ld_in,
+               d.batch_stride_out ? *d.batch_stride_out : d.cols * ld_out};
   p.dims[1] = {d.cols, 1, ld_out};
   p.dims[2] = {d.rows, ld_in, 1};
   return p;
@@ -82,7 +84,10 @@ problem fuse_dims(const problem& p) {
       // `outer` then `d` are output neighbours; fusable when they are input neighbours too.
       // Compare with the inner dim's extent and stride *before* fusion: outer's strides are those of
       // the last dim fused into it, so a run of dims fuses one after another.
-      if (outer.in_stride == d.extent * d.in_stride && outer.out_stride == d.extent * d.out_stride) {
+      std::int64_t span_in, span_out;  // overflow means the dims cannot be neighbours
+      if (!__builtin_mul_overflow(d.extent, d.in_stride, &span_in) &&
+          !__builtin_mul_overflow(d.extent, d.out_stride, &span_out) && outer.in_stride == span_in &&
+          outer.out_stride == span_out) {
         outer = {outer.extent * d.extent, d.in_stride, d.out_stride};
         continue;
       }

@@ -1,5 +1,8 @@
 #include "plan/planner.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "dispatch/registry.hpp"
@@ -13,22 +16,34 @@ namespace {
 
 const char* backend_name(backend b) { return b == backend::kGpu ? "gpu" : "cpu"; }
 
-// The `auto` choice. Each line names why; docs/performance.md holds the measurements behind it.
-const variant_info* choose_auto(const plan_data& pd, std::string* reason) {
-  if (pd.where == backend::kCpu) {
-    *reason = "the CPU backend's loop";
-    return find_variant("cpu_naive");
-  }
+struct candidate {
+  const char* variant;
+  const char* reason;
+};
+
+// The `auto` choice: candidates in order of preference. The planner takes the first whose
+// configure accepts the problem; an earlier one that needs 16-byte aligned pointers keeps the next
+// acceptable one as its fallback for misaligned pointers. The reasons name the measurement behind
+// each choice (docs/performance.md, H200).
+std::vector<candidate> auto_candidates(const plan_data& pd) {
+  if (pd.where == backend::kCpu)
+    return {{"cpu_blocked", "CPU: blocked SIMD tiles, 70%+ of memcpy at 8192^2 f32 vs 2% for cpu_naive (docs/cpu.md)"}};
   switch (pd.cls) {
     case problem_class::kCopy:
-      *reason = "normalises to a contiguous copy: cudaMemcpyAsync is the ceiling";
-      return find_variant("copy");
-    case problem_class::kTranspose2d:
-      *reason = "2-D transpose: padded 32x32 tile, 32x8 threads (82% of copy at 25600^2 fp32 in BASELINES.md)";
-      return find_variant("tiled");
+      return {{"copy", "normalises to a contiguous copy: cudaMemcpyAsync is the ceiling"}};
+    case problem_class::kTranspose2d: {
+      const auto& m = pd.mat;
+      const bool narrow = std::min(m.rows, m.cols) <= 64;
+      std::vector<candidate> c;
+      if (narrow)
+        c.push_back({"narrow", "one side <= 64 elements: short side whole, long side in 16 KiB chunks"});
+      c.push_back({"fast_tile", "2-D transpose: 16-byte vectors both ways through a padded tile"});
+      c.push_back({"tiled", "2-D transpose whose strides or pointers rule out 16-byte vectors: classic 32x32 tile"});
+      return c;
+    }
     default:
-      *reason = "";
-      return nullptr;
+      return {{"permute_general",
+               "no tiled kernel covers this permutation class yet: one element per thread (not at copy speed)"}};
   }
 }
 
@@ -43,22 +58,54 @@ status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_ma
   pd.cls = classify(pd.prob);
   pd.cpu_threads = opts.cpu_threads;
 
+  const bool is_auto = opts.variant == "auto" || opts.variant.empty();
   const variant_info* v = nullptr;
-  if (opts.variant == "auto" || opts.variant.empty()) {
-    v = choose_auto(pd, &pd.reason);
-    if (!v)
+  if ((opts.block_x == 0) != (opts.block_y == 0))
+    return fail(status::kInvalidBlock, why,
+                fmt::format("block {}x{}: give both sides, or neither for the variant's default", opts.block_x,
+                            opts.block_y));
+  if (is_auto && (opts.block_x != 0 || opts.block_y != 0))
+    return fail(status::kInvalidBlock, why, "auto chooses its own launch shape; name a variant to set a block");
+  if (is_auto) {
+    // Matrix view first: the 2-D candidates configure against it.
+    if (pd.cls == problem_class::kTranspose2d || pd.cls == problem_class::kCopy) {
+      pd.mat = as_matrix(pd.prob);
+      pd.has_matrix = true;
+    }
+    pd.in_span_bytes = in_span(pd.prob) * pd.prob.elem_bytes;
+    pd.out_span_bytes = out_span(pd.prob) * pd.prob.elem_bytes;
+    const int natural = pd.where == backend::kGpu ? pd.prob.elem_bytes : 1;
+    std::vector<plan_data> accepted;
+    for (const auto& c : auto_candidates(pd)) {
+      const variant_info* cv = find_variant(c.variant);
+      if (!cv) continue;
+      plan_data trial = pd;
+      trial.variant = cv;
+      trial.reason = c.reason;
+      trial.launch.block_x = cv->default_block_x;
+      trial.launch.block_y = cv->default_block_y;
+      trial.align_bytes = natural;
+      if (cv->configure(trial, nullptr) != status::kSuccess) continue;
+      accepted.push_back(std::move(trial));
+      if (accepted.back().align_bytes <= natural) break;  // runs on any valid pointer: done
+    }
+    if (accepted.empty())
       return fail(status::kVariantNotApplicable, why,
                   fmt::format("no {} variant handles a {} problem yet ({})", backend_name(pd.where),
                               class_name(pd.cls), pd.prob.describe()));
-  } else {
-    v = find_variant(opts.variant);
-    if (!v) return fail(status::kUnknownVariant, why, fmt::format("unknown variant '{}'", opts.variant));
-    if (v->where != opts.where)
-      return fail(status::kVariantNotApplicable, why,
-                  fmt::format("{} is a {} variant but the plan is for the {}", v->name, backend_name(v->where),
-                              backend_name(opts.where)));
-    pd.reason = "named by the caller";
+    // Chain: each accepted plan falls back to the next one (the last runs on any pointer).
+    for (std::size_t i = accepted.size() - 1; i > 0; --i)
+      accepted[i - 1].fallback = std::make_shared<const plan_data>(accepted[i]);
+    *out = std::move(accepted.front());
+    return status::kSuccess;
   }
+  v = find_variant(opts.variant);
+  if (!v) return fail(status::kUnknownVariant, why, fmt::format("unknown variant '{}'", opts.variant));
+  if (v->where != opts.where)
+    return fail(status::kVariantNotApplicable, why,
+                fmt::format("{} is a {} variant but the plan is for the {}", v->name, backend_name(v->where),
+                            backend_name(opts.where)));
+  pd.reason = "named by the caller";
   pd.variant = v;
 
   if (v->matrix_only || pd.cls == problem_class::kTranspose2d || pd.cls == problem_class::kCopy) {
@@ -82,12 +129,12 @@ status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_ma
     return fail(status::kInvalidBlock, why, fmt::format("{} takes no block shape", v->name));
   if (opts.block_x < 0 || opts.block_y < 0)
     return fail(status::kInvalidBlock, why, fmt::format("block {}x{} is invalid", opts.block_x, opts.block_y));
-  if (status s = v->configure(pd, why); s != status::kSuccess) return s;
-
+  // GPU kernels load each element as one word of its own size, so they need at least its natural
+  // alignment; a kernel with wider accesses raises it in configure.
+  pd.align_bytes = pd.where == backend::kGpu ? pd.prob.elem_bytes : 1;
   pd.in_span_bytes = in_span(pd.prob) * pd.prob.elem_bytes;
   pd.out_span_bytes = out_span(pd.prob) * pd.prob.elem_bytes;
-  // GPU kernels load each element as one word of its own size, so they need its natural alignment.
-  pd.align_bytes = pd.where == backend::kGpu ? pd.prob.elem_bytes : 1;
+  if (status s = v->configure(pd, why); s != status::kSuccess) return s;
   *out = std::move(pd);
   return status::kSuccess;
 }
@@ -147,8 +194,8 @@ status make_plan(const transpose_desc& desc, const plan_options& opts, plan* out
   m.ld_in = desc.ld_in.value_or(desc.cols);
   m.ld_out = desc.ld_out.value_or(desc.rows);
   m.batch = desc.batch;
-  m.bs_in = desc.batch_stride_in.value_or(desc.rows * m.ld_in);
-  m.bs_out = desc.batch_stride_out.value_or(desc.cols * m.ld_out);
+  m.bs_in = desc.batch_stride_in ? *desc.batch_stride_in : desc.rows * m.ld_in;
+  m.bs_out = desc.batch_stride_out ? *desc.batch_stride_out : desc.cols * m.ld_out;
   auto pd = std::make_shared<detail::plan_data>();
   if (status s = detail::plan_problem(detail::to_problem(desc), m, opts, dev, pd.get(), why); s != status::kSuccess)
     return s;

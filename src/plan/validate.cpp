@@ -34,7 +34,8 @@ bool injective(const std::int64_t* extents, const std::int64_t* strides, int ran
   int n = 0;
   for (int k = 0; k < rank; ++k)
     if (extents[k] > 1) order[n++] = k;
-  std::sort(order.begin(), order.begin() + n, [&](int a, int b) { return strides[a] < strides[b]; });
+  for (int i = 1; i < n; ++i)  // insertion sort: at most 8 entries
+    for (int j = i; j > 0 && strides[order[j]] < strides[order[j - 1]]; --j) std::swap(order[j], order[j - 1]);
   i64 reach = 0;
   for (int i = 0; i < n; ++i) {
     const int k = order[i];
@@ -108,9 +109,14 @@ status validate(const transpose_desc& d, std::string* why) {
   if (d.batch_stride_out && *d.batch_stride_out < 0)
     return fail(status::kInvalidStride, why, fmt::format("output batch stride {} is negative", *d.batch_stride_out));
   const status s = check_layouts(to_problem(d), why);
-  if (s == status::kInvalidStride && why)
-    *why = fmt::format("output batch stride {} overlaps the previous matrix (needs at least cols * ld_out = {})",
-                       d.batch_stride_out.value_or(d.cols * ld_out), d.cols * ld_out);
+  if (s == status::kInvalidStride && why) {
+    // Only the output batch stride can make a validated transpose's output alias.
+    i64 dense_bs;
+    *why = mul_ok(d.cols, ld_out, &dense_bs)
+               ? fmt::format("output batch stride {} overlaps the previous matrix (needs at least cols * ld_out = {})",
+                             d.batch_stride_out ? *d.batch_stride_out : dense_bs, dense_bs)
+               : fmt::format("output batch stride {} overlaps the previous matrix", d.batch_stride_out.value_or(0));
+  }
   return s;
 }
 

@@ -16,24 +16,28 @@ namespace xpose::detail::gpu {
 
 inline constexpr int kTiledTile = 32;
 
-template <class T>
-__global__ void tiled_kernel(const T* __restrict__ in, T* __restrict__ out, matrix_view m) {
-  constexpr int kT = kTiledTile;
+// H (the block's height) is a template parameter so the 32/H trips of each loop unroll into
+// independent loads, as in the classic kernel's compile-time BLOCK_ROWS.
+template <int H, class T>
+__global__ void tiled_kernel(const T* __restrict__ in, T* __restrict__ out, matrix_view m, std::int64_t nbx,
+                             std::int64_t nby) {
+  constexpr int kT = kTiledTile, h = H;
   __shared__ T tile[kT][kT + 1];
-  const int tx = threadIdx.x, ty = threadIdx.y, h = blockDim.y;
-  const std::int64_t nbx = ceil_div(m.cols, kT), nby = ceil_div(m.rows, kT);
+  const int tx = threadIdx.x, ty = threadIdx.y;
   for (std::int64_t b = blockIdx.z; b < m.batch; b += gridDim.z)
     for (std::int64_t by = blockIdx.y; by < nby; by += gridDim.y)
       for (std::int64_t bx = blockIdx.x; bx < nbx; bx += gridDim.x) {
         const T* src = in + b * m.bs_in;
         T* dst = out + b * m.bs_out;
         const std::int64_t col = bx * kT + tx;
+#pragma unroll
         for (int r = ty; r < kT; r += h) {
           const std::int64_t row = by * kT + r;
           if (row < m.rows && col < m.cols) tile[r][tx] = src[row * m.ld_in + col];
         }
         __syncthreads();
         const std::int64_t ocol = by * kT + tx;  // output column = input row
+#pragma unroll
         for (int r = ty; r < kT; r += h) {
           const std::int64_t orow = bx * kT + r;  // output row = input column
           if (orow < m.cols && ocol < m.rows) dst[orow * m.ld_out + ocol] = tile[tx][r];

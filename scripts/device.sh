@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# One call on the GPU machine: build with every core, then the stages named on the command line
+# (default: all of them). Logs and JSON go to $OUT (the device tool fetches them) or ./device-out.
+#
+#   scripts/device.sh                      # build test sanitize bench
+#   scripts/device.sh build bench perf     # pick stages
+#
+# Stages: build, test (gpu-labelled ctest), cputest (the rest), sanitize (memcheck on a reduced gpu
+# set, racecheck on the shared-memory variants), bench (default `xpose bench`), perf (the
+# performance sweep, docs/performance.md), perm (permutation suite), banks (model vs ncu),
+# sass (shared-memory instructions per kernel, from cuobjdump).
+# At most 8 files come back from $OUT: everything textual goes to one log, plus a few JSON files.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/device-out}
+mkdir -p "$out"
+log="$out/device.log"
+build=${XPOSE_BUILD_DIR:-$root/build-device}
+xpose="$build/tools/xpose"
+stages=("$@")
+[ ${#stages[@]} -eq 0 ] && stages=(build test sanitize bench)
+status=0
+
+section() { echo; echo "==== $* ($(date -u +%H:%M:%S))"; }
+run() {  # run a command, log it, remember failure
+  echo "+ $*"
+  "$@"
+  local rc=$?
+  [ $rc -ne 0 ] && { echo "!! exit $rc: $*"; status=1; }
+  return 0
+}
+
+{
+  section "machine"
+  echo "commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown) $(git -C "$root" status --porcelain 2>/dev/null | wc -l) uncommitted"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv 2>&1
+  nvcc --version | tail -2
+  cmake --version | head -1
+} >>"$log" 2>&1
+
+for stage in "${stages[@]}"; do
+  case "$stage" in
+    build)
+      { section build; SECONDS=0
+        run env XPOSE_BUILD_DIR="$build" "$root/scripts/build.sh"
+        echo "build took ${SECONDS}s"; } >>"$log" 2>&1 ;;
+    test)
+      { section "gpu tests"; cd "$build" && run ctest -L gpu --output-on-failure -j 2 --timeout 900; cd "$root"; } >>"$log" 2>&1 ;;
+    cputest)
+      { section "cpu tests"; cd "$build" && run ctest -LE gpu --output-on-failure -j 8; cd "$root"; } >>"$log" 2>&1 ;;
+    sanitize)
+      { section "compute-sanitizer memcheck (reduced gpu set)"
+        run compute-sanitizer --tool memcheck --error-exitcode 1 "$build/tests/test_gpu" \
+          --gtest_filter='*AwkwardShapes*:*StridedAndBatched*:*NonDefaultBlocks*:*ExecuteChecks*:*Random*Small*'
+        section "compute-sanitizer racecheck (shared-memory variants)"
+        run compute-sanitizer --tool racecheck --error-exitcode 1 "$build/tests/test_gpu" \
+          --gtest_filter='*smem_v*AwkwardShapes*:*tiled*AwkwardShapes*:*fast_tile*AwkwardShapes*:*NonDefaultBlocks*'
+      } >>"$log" 2>&1 ;;
+    bench)
+      { section "xpose bench (default: the seeds' experiments)"
+        run "$xpose" bench --json "$out/bench-default.json"; } >>"$log" 2>&1 ;;
+    perf)
+      { section "performance sweep"; run "$root/scripts/perf_sweep.sh" "$xpose" "$out"; } >>"$log" 2>&1 ;;
+    perm)
+      { section "permutation suite"
+        run "$xpose" bench --suite permute --json "$out/bench-permute.json"; } >>"$log" 2>&1 ;;
+    banks)
+      { section "bank model vs ncu"; run "$xpose" profile --suite --json "$out/banks-ncu.json"; } >>"$log" 2>&1 ;;
+    sass)
+      { section "shared-memory instructions per kernel (cuobjdump)"
+        run "$root/scripts/sass_shared_ops.sh" "$build/src/libxpose.a"; } >>"$log" 2>&1 ;;
+    *) echo "unknown stage $stage" >>"$log"; status=1 ;;
+  esac
+done
+section "done, status $status" >>"$log"
+tail -c 6000 "$log"
+exit $status

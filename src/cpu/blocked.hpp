@@ -1,0 +1,46 @@
+// The loop nest of the blocked CPU backend (cpu_blocked), derived from a normalised problem by a
+// pure host function so that the choice of axes, fused rows and loop order is testable alone.
+//
+// Every problem is run as one of two nests:
+//   kRows   contiguous rows of `elem` bytes (the fastest dim is contiguous on both sides and at
+//           least kMinRowBytes long; a plain copy is a single row), iterated over the other dims:
+//           a streaming copy per row.
+//   kTiles  a 2-D tile over axis i (the output's fastest dim) and axis j (the input's fastest dim)
+//           of `elem`-byte elements, iterated over the other dims ("outer"). A short contiguous row
+//           is folded into the element first (e.g. [N, M, 4] f32 with perm (1, 0, 2) is a transpose
+//           of 16-byte elements), so the tile kernel always moves something worth a load.
+// All strides here are in bytes.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "plan/problem.hpp"
+
+namespace xpose::detail::cpu {
+
+struct loop_dim {
+  std::int64_t extent = 1;
+  std::int64_t in_stride = 0;   // bytes
+  std::int64_t out_stride = 0;  // bytes
+};
+
+// Rows shorter than this are folded into the tile kernel's element rather than copied one by one:
+// a row copy costs a call and, when the rows are scattered, a TLB miss per row, which only pays
+// for itself once a row spans a few cache lines (docs/cpu.md, "row copies").
+inline constexpr std::int64_t kMinRowBytes = 512;
+
+struct blocked_nest {
+  enum class kind { kRows, kTiles };
+  kind k = kind::kRows;
+  std::int64_t elem = 0;  // kRows: bytes per row; kTiles: bytes per tile element
+  loop_dim i, j;          // kTiles: the tile's axes (extent 1 when absent)
+  int outer_rank = 0;
+  std::array<loop_dim, kMaxRank> outer{};  // iteration order, slowest first
+
+  std::int64_t outer_count() const;
+};
+
+blocked_nest make_nest(const problem& p);
+
+}  // namespace xpose::detail::cpu

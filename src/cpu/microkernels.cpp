@@ -1,0 +1,48 @@
+// The portable tile kernels and the run-time choice between them and the AVX2 ones.
+#include <cstring>
+
+#include "cpu/microkernels.hpp"
+
+namespace xpose::detail::cpu {
+namespace {
+
+using i64 = std::int64_t;
+
+// Walks the output in order inside the tile; the tile is small enough (blocked.cpp) that its input
+// rows stay in L1 while their columns are gathered.
+template <int E>
+void scalar_tile(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
+  for (i64 j = 0; j < cols; ++j) {
+    std::byte* o = out + j * ldo;
+    const std::byte* s = in + j * E;
+    for (i64 i = 0; i < rows; ++i) std::memcpy(o + i * E, s + i * ldi, E);
+  }
+}
+
+}  // namespace
+
+const kernel_table& scalar_kernels() {
+  static const kernel_table t{"scalar",
+                              {scalar_tile<1>, scalar_tile<2>, scalar_tile<4>, scalar_tile<8>, scalar_tile<16>},
+                              nullptr,
+                              nullptr,
+                              nullptr};
+  return t;
+}
+
+#ifndef XPOSE_HAS_AVX2_KERNELS
+const kernel_table* avx2_kernels() { return nullptr; }
+#endif
+
+const kernel_table& active_kernels() {
+  static const kernel_table* const chosen = [] {
+#ifdef XPOSE_HAS_AVX2_KERNELS
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) return avx2_kernels();
+#endif
+    return &scalar_kernels();
+  }();
+  return *chosen;
+}
+
+}  // namespace xpose::detail::cpu

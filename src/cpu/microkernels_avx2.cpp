@@ -1,0 +1,295 @@
+// AVX2 tile kernels. This translation unit alone is compiled with -mavx2 (src/CMakeLists.txt); its
+// only entry point, avx2_kernels(), is called after __builtin_cpu_supports("avx2") says yes, so
+// the rest of the library stays runnable on any x86-64.
+//
+// Every micro-kernel is "load a square of input rows into registers, permute in registers, store
+// the square's columns as output rows". Shapes, by element size:
+//   4 B  8x8   unpack_ps / shuffle_ps within 128-bit lanes; the two lanes are filled from rows i
+//              and i+4 by the loads (insertf128), so no cross-lane shuffle is needed
+//   8 B  4x4   unpack_pd, lanes filled from rows i and i+2 by the loads
+//   2 B  16x16 two 8(col)x16(row) halves: lanes hold rows i and i+8, three in-lane epi16 unpack rounds
+//   1 B  16x16 SSE registers, four epi8 unpack rounds
+//   16 B 1x1   one 128-bit move per element
+// Each round pairs register k with k + n/2 (lo -> 2k, hi -> 2k+1): on the bit string (register
+// index, element index) that is a rotation by one bit, so log2(n) rounds swap the two halves,
+// which is the transpose. Tiles whose sides are not multiples of the square use masked loads and
+// stores for 4- and 8-byte elements (exact: maskload never touches masked-off memory) and scalar
+// moves otherwise; the narrow shapes (3 x 40,000,000 fp32) run entirely in the masked kernels.
+#include <immintrin.h>
+
+#include <cstring>
+
+#include "cpu/microkernels.hpp"
+
+namespace xpose::detail::cpu {
+namespace {
+
+using i64 = std::int64_t;
+
+template <int E>
+void scalar_edge(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
+  for (i64 j = 0; j < cols; ++j)
+    for (i64 i = 0; i < rows; ++i) std::memcpy(out + j * ldo + i * E, in + i * ldi + j * E, E);
+}
+
+// ---------------------------------------------------------------------------------- 4-byte, 8x8
+inline __m128 load4(const std::byte* p) { return _mm_loadu_ps(reinterpret_cast<const float*>(p)); }
+inline __m256 load_pair(const std::byte* lo, const std::byte* hi) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(load4(lo)), load4(hi), 1);
+}
+
+// r[k] = [row k | row k+4] (4 columns each); returns the 8 output rows in r.
+inline void transpose_lanes_ps(__m256 r[8]) {
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+  const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+  r[0] = _mm256_shuffle_ps(t0, t2, 0x44);
+  r[1] = _mm256_shuffle_ps(t0, t2, 0xEE);
+  r[2] = _mm256_shuffle_ps(t1, t3, 0x44);
+  r[3] = _mm256_shuffle_ps(t1, t3, 0xEE);
+  r[4] = _mm256_shuffle_ps(t4, t6, 0x44);
+  r[5] = _mm256_shuffle_ps(t4, t6, 0xEE);
+  r[6] = _mm256_shuffle_ps(t5, t7, 0x44);
+  r[7] = _mm256_shuffle_ps(t5, t7, 0xEE);
+}
+
+// The classic in-register 8x8 transpose of full rows r[0..7] (for the masked edges, whose loads
+// cannot be split into lanes).
+inline void transpose8x8_ps(__m256 r[8]) {
+  __m256 s[8];
+  for (int k = 0; k < 8; k += 2) {
+    const __m256 lo = _mm256_unpacklo_ps(r[k], r[k + 1]), hi = _mm256_unpackhi_ps(r[k], r[k + 1]);
+    r[k] = lo;
+    r[k + 1] = hi;
+  }
+  for (int k = 0; k < 8; k += 4) {
+    s[k + 0] = _mm256_shuffle_ps(r[k], r[k + 2], 0x44);
+    s[k + 1] = _mm256_shuffle_ps(r[k], r[k + 2], 0xEE);
+    s[k + 2] = _mm256_shuffle_ps(r[k + 1], r[k + 3], 0x44);
+    s[k + 3] = _mm256_shuffle_ps(r[k + 1], r[k + 3], 0xEE);
+  }
+  for (int k = 0; k < 4; ++k) {
+    r[k] = _mm256_permute2f128_ps(s[k], s[k + 4], 0x20);
+    r[k + 4] = _mm256_permute2f128_ps(s[k], s[k + 4], 0x31);
+  }
+}
+
+inline __m256i lane_mask32(i64 n) {  // the first n of 8 lanes
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+inline void block_4b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
+  __m256 r[8];
+  for (int k = 0; k < 4; ++k) {
+    r[k] = load_pair(in + k * ldi, in + (k + 4) * ldi);
+    r[k + 4] = load_pair(in + k * ldi + 16, in + (k + 4) * ldi + 16);
+  }
+  transpose_lanes_ps(r);
+  for (int k = 0; k < 8; ++k) _mm256_storeu_ps(reinterpret_cast<float*>(out + k * ldo), r[k]);
+}
+
+// n < 8 input rows, 8 columns: the output rows are n elements long.
+inline void block_4b_rows(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 n) {
+  __m256 r[8];
+  for (int k = 0; k < 8; ++k)
+    r[k] = k < n ? _mm256_loadu_ps(reinterpret_cast<const float*>(in + k * ldi)) : _mm256_setzero_ps();
+  transpose8x8_ps(r);
+  const __m256i m = lane_mask32(n);
+  for (int k = 0; k < 8; ++k) _mm256_maskstore_ps(reinterpret_cast<float*>(out + k * ldo), m, r[k]);
+}
+
+// 8 input rows, n < 8 columns: n output rows.
+inline void block_4b_cols(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 n) {
+  const __m256i m = lane_mask32(n);
+  __m256 r[8];
+  for (int k = 0; k < 8; ++k) r[k] = _mm256_maskload_ps(reinterpret_cast<const float*>(in + k * ldi), m);
+  transpose8x8_ps(r);
+  for (int k = 0; k < n; ++k) _mm256_storeu_ps(reinterpret_cast<float*>(out + k * ldo), r[k]);
+}
+
+void tile_4b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
+  const i64 r8 = rows & ~i64{7}, c8 = cols & ~i64{7};
+  for (i64 j = 0; j < c8; j += 8) {
+    for (i64 i = 0; i < r8; i += 8) block_4b(in + i * ldi + j * 4, ldi, out + j * ldo + i * 4, ldo);
+    if (r8 < rows) block_4b_rows(in + r8 * ldi + j * 4, ldi, out + j * ldo + r8 * 4, ldo, rows - r8);
+  }
+  if (c8 < cols) {
+    for (i64 i = 0; i < r8; i += 8) block_4b_cols(in + i * ldi + c8 * 4, ldi, out + c8 * ldo + i * 4, ldo, cols - c8);
+    scalar_edge<4>(in + r8 * ldi + c8 * 4, ldi, out + c8 * ldo + r8 * 4, ldo, rows - r8, cols - c8);
+  }
+}
+
+// ---------------------------------------------------------------------------------- 8-byte, 4x4
+inline __m128d load2(const std::byte* p) { return _mm_loadu_pd(reinterpret_cast<const double*>(p)); }
+
+inline void transpose4x4_pd(__m256d r[4]) {
+  const __m256d t0 = _mm256_unpacklo_pd(r[0], r[1]), t1 = _mm256_unpackhi_pd(r[0], r[1]);
+  const __m256d t2 = _mm256_unpacklo_pd(r[2], r[3]), t3 = _mm256_unpackhi_pd(r[2], r[3]);
+  r[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+  r[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+  r[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+  r[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+
+inline __m256i lane_mask64(i64 n) {
+  return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
+}
+
+inline void block_8b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
+  // a0 = [row0 c0 c1 | row2 c0 c1], a1 = [row1 .. | row3 ..], a2/a3 the same for columns 2, 3.
+  const __m256d a0 = _mm256_insertf128_pd(_mm256_castpd128_pd256(load2(in)), load2(in + 2 * ldi), 1);
+  const __m256d a1 = _mm256_insertf128_pd(_mm256_castpd128_pd256(load2(in + ldi)), load2(in + 3 * ldi), 1);
+  const __m256d a2 = _mm256_insertf128_pd(_mm256_castpd128_pd256(load2(in + 16)), load2(in + 2 * ldi + 16), 1);
+  const __m256d a3 = _mm256_insertf128_pd(_mm256_castpd128_pd256(load2(in + ldi + 16)), load2(in + 3 * ldi + 16), 1);
+  _mm256_storeu_pd(reinterpret_cast<double*>(out), _mm256_unpacklo_pd(a0, a1));
+  _mm256_storeu_pd(reinterpret_cast<double*>(out + ldo), _mm256_unpackhi_pd(a0, a1));
+  _mm256_storeu_pd(reinterpret_cast<double*>(out + 2 * ldo), _mm256_unpacklo_pd(a2, a3));
+  _mm256_storeu_pd(reinterpret_cast<double*>(out + 3 * ldo), _mm256_unpackhi_pd(a2, a3));
+}
+
+inline void block_8b_rows(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 n) {
+  __m256d r[4];
+  for (int k = 0; k < 4; ++k)
+    r[k] = k < n ? _mm256_loadu_pd(reinterpret_cast<const double*>(in + k * ldi)) : _mm256_setzero_pd();
+  transpose4x4_pd(r);
+  const __m256i m = lane_mask64(n);
+  for (int k = 0; k < 4; ++k) _mm256_maskstore_pd(reinterpret_cast<double*>(out + k * ldo), m, r[k]);
+}
+
+inline void block_8b_cols(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 n) {
+  const __m256i m = lane_mask64(n);
+  __m256d r[4];
+  for (int k = 0; k < 4; ++k) r[k] = _mm256_maskload_pd(reinterpret_cast<const double*>(in + k * ldi), m);
+  transpose4x4_pd(r);
+  for (int k = 0; k < n; ++k) _mm256_storeu_pd(reinterpret_cast<double*>(out + k * ldo), r[k]);
+}
+
+void tile_8b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
+  const i64 r4 = rows & ~i64{3}, c4 = cols & ~i64{3};
+  for (i64 j = 0; j < c4; j += 4) {
+    for (i64 i = 0; i < r4; i += 4) block_8b(in + i * ldi + j * 8, ldi, out + j * ldo + i * 8, ldo);
+    if (r4 < rows) block_8b_rows(in + r4 * ldi + j * 8, ldi, out + j * ldo + r4 * 8, ldo, rows - r4);
+  }
+  if (c4 < cols) {
+    for (i64 i = 0; i < r4; i += 4) block_8b_cols(in + i * ldi + c4 * 8, ldi, out + c4 * ldo + i * 8, ldo, cols - c4);
+    scalar_edge<8>(in + r4 * ldi + c4 * 8, ldi, out + c4 * ldo + r4 * 8, ldo, rows - r4, cols - c4);
+  }
+}
+
+// -------------------------------------------------------------------------------- 2-byte, 16x16
+inline __m128i load16(const std::byte* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+
+inline void block_2b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
+  for (int h = 0; h < 2; ++h) {  // columns 8h .. 8h+7
+    __m256i x[8], y[8];
+    for (int k = 0; k < 8; ++k)
+      x[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(load16(in + k * ldi + 16 * h)),
+                                     load16(in + (k + 8) * ldi + 16 * h), 1);
+    for (int round = 0; round < 3; ++round) {
+      for (int k = 0; k < 4; ++k) {
+        y[2 * k] = _mm256_unpacklo_epi16(x[k], x[k + 4]);
+        y[2 * k + 1] = _mm256_unpackhi_epi16(x[k], x[k + 4]);
+      }
+      for (int k = 0; k < 8; ++k) x[k] = y[k];
+    }
+    for (int k = 0; k < 8; ++k) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + (8 * h + k) * ldo), x[k]);
+  }
+}
+
+void tile_2b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
+  const i64 r16 = rows & ~i64{15}, c16 = cols & ~i64{15};
+  for (i64 j = 0; j < c16; j += 16)
+    for (i64 i = 0; i < r16; i += 16) block_2b(in + i * ldi + j * 2, ldi, out + j * ldo + i * 2, ldo);
+  scalar_edge<2>(in + r16 * ldi, ldi, out + r16 * 2, ldo, rows - r16, c16);
+  scalar_edge<2>(in + c16 * 2, ldi, out + c16 * ldo, ldo, rows, cols - c16);
+}
+
+// -------------------------------------------------------------------------------- 1-byte, 16x16
+inline void block_1b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
+  __m128i x[16], y[16];
+  for (int k = 0; k < 16; ++k) x[k] = load16(in + k * ldi);
+  for (int round = 0; round < 4; ++round) {
+    for (int k = 0; k < 8; ++k) {
+      y[2 * k] = _mm_unpacklo_epi8(x[k], x[k + 8]);
+      y[2 * k + 1] = _mm_unpackhi_epi8(x[k], x[k + 8]);
+    }
+    for (int k = 0; k < 16; ++k) x[k] = y[k];
+  }
+  for (int k = 0; k < 16; ++k) _mm_storeu_si128(reinterpret_cast<__m128i*>(out + k * ldo), x[k]);
+}
+
+void tile_1b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
+  const i64 r16 = rows & ~i64{15}, c16 = cols & ~i64{15};
+  for (i64 j = 0; j < c16; j += 16)
+    for (i64 i = 0; i < r16; i += 16) block_1b(in + i * ldi + j, ldi, out + j * ldo + i, ldo);
+  scalar_edge<1>(in + r16 * ldi, ldi, out + r16, ldo, rows - r16, c16);
+  scalar_edge<1>(in + c16, ldi, out + c16 * ldo, ldo, rows, cols - c16);
+}
+
+// ------------------------------------------------------------------------------- 16-byte, moves
+void tile_16b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
+  for (i64 j = 0; j < cols; ++j)
+    for (i64 i = 0; i < rows; ++i)
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j * ldo + i * 16), load16(in + i * ldi + j * 16));
+}
+
+// ------------------------------------------------------------------------------- streaming copy
+// Regular stores up to the first 64-byte boundary, 32-byte streaming stores (_mm256_stream_si256
+// needs 32-byte alignment; starting on a line boundary keeps each line's two halves together in
+// one write-combining buffer) for the middle, regular stores for the tail. Streaming stores bypass the
+// cache and skip the read-for-ownership of each output line, so a large copy moves 2 bytes of
+// memory traffic per byte instead of 3.
+void stream_copy(std::byte* dst, const std::byte* src, std::size_t n) {
+  const std::size_t head = (64 - (reinterpret_cast<std::uintptr_t>(dst) & 63)) & 63;
+  if (n < head + 64) {
+    std::memcpy(dst, src, n);
+    return;
+  }
+  std::memcpy(dst, src, head);
+  dst += head;
+  src += head;
+  n -= head;
+  for (; n >= 128; n -= 128, src += 128, dst += 128) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 32));
+    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 64));
+    const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 96));
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst), a);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + 32), b);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + 64), c);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + 96), d);
+  }
+  for (; n >= 32; n -= 32, src += 32, dst += 32)
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src)));
+  std::memcpy(dst, src, n);
+}
+
+// The common case gets a loop of aligned 32-byte loads and streaming stores with nothing else in
+// it: destination rows on 32-byte boundaries, whole 32-byte units. Anything else goes through
+// stream_copy row by row.
+void stream_rows(std::byte* dst, i64 ldo, const std::byte* buf, i64 ldb, i64 rows, i64 bytes) {
+  const bool aligned = (reinterpret_cast<std::uintptr_t>(dst) | static_cast<std::uintptr_t>(ldo) |
+                        static_cast<std::uintptr_t>(bytes)) % 32 == 0;
+  if (!aligned) {
+    for (i64 r = 0; r < rows; ++r)
+      stream_copy(dst + r * ldo, buf + r * ldb, static_cast<std::size_t>(bytes));
+    return;
+  }
+  for (i64 r = 0; r < rows; ++r) {
+    auto* d = reinterpret_cast<__m256i*>(dst + r * ldo);
+    const auto* s = reinterpret_cast<const __m256i*>(buf + r * ldb);
+    for (i64 k = 0; k < bytes / 32; ++k) _mm256_stream_si256(d + k, _mm256_load_si256(s + k));
+  }
+}
+
+void fence() { _mm_sfence(); }
+
+}  // namespace
+
+const kernel_table* avx2_kernels() {
+  static const kernel_table t{"avx2", {tile_1b, tile_2b, tile_4b, tile_8b, tile_16b}, stream_copy, stream_rows, fence};
+  return &t;
+}
+
+}  // namespace xpose::detail::cpu

@@ -1,0 +1,59 @@
+// Launches of the library's own fast kernels (their launch shapes: configure.cpp).
+#include "gpu/common.cuh"
+#include "gpu/kernels/fast_tile.cuh"
+#include "gpu/kernels/narrow.cuh"
+#include "gpu/kernels/permute_general.cuh"
+#include "gpu/variants.hpp"
+
+namespace xpose::detail::gpu {
+
+status run_fast_tile(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
+    fast_tile_kernel<T><<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(static_cast<const T*>(in),
+                                                                          static_cast<T*>(out), pd.mat);
+    XPOSE_CUDA_TRY(cudaGetLastError(), why);
+    return status::kSuccess;
+  });
+}
+
+status run_narrow(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
+    auto launch = [&](auto kernel) -> status {
+      if (pd.launch.smem_bytes > 48 * 1024)
+        XPOSE_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, pd.launch.smem_bytes),
+                       why);
+      kernel<<<grid_of(pd.launch), block_of(pd.launch), pd.launch.smem_bytes, s>>>(
+          static_cast<const T*>(in), static_cast<T*>(out), pd.mat, pd.launch.chunk);
+      XPOSE_CUDA_TRY(cudaGetLastError(), why);
+      return status::kSuccess;
+    };
+    return pd.launch.wide_in ? launch(narrow_kernel<T, true>) : launch(narrow_kernel<T, false>);
+  });
+}
+
+status run_permute_general(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  permute_params p{};
+  p.rank = pd.prob.rank;
+  p.count = pd.prob.count();
+  for (int k = 0; k < pd.prob.rank; ++k) {
+    p.extent[k] = pd.prob.dims[k].extent;
+    p.in_stride[k] = pd.prob.dims[k].in_stride;
+    p.out_stride[k] = pd.prob.dims[k].out_stride;
+  }
+  if (p.rank == 0) {  // a single element
+    p.rank = 1;
+    p.extent[0] = 1;
+  }
+  return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
+    if (p.count < (std::int64_t{1} << 31))
+      permute_general_kernel<T, std::uint32_t><<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(
+          static_cast<const T*>(in), static_cast<T*>(out), p);
+    else
+      permute_general_kernel<T, std::uint64_t><<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(
+          static_cast<const T*>(in), static_cast<T*>(out), p);
+    XPOSE_CUDA_TRY(cudaGetLastError(), why);
+    return status::kSuccess;
+  });
+}
+
+}  // namespace xpose::detail::gpu

@@ -1,0 +1,108 @@
+// fast_tile: the production 2-D transpose. 16-byte vector accesses on both global sides, a padded
+// shared tile in between, several independent 16-byte loads in flight per thread.
+//
+// Geometry. V = 16 / sizeof(T) elements make one 16-byte vector. A block of kThreads threads moves
+// a TR x TC tile (input rows x input cols). Each warp-wide access is arranged as 4 rows x 8 lanes:
+//   load:  8 lanes read 8 consecutive vectors (128 B, one cache line) of an input row, for 4 rows;
+//   store: 8 lanes write 8 consecutive vectors (128 B) of an output row, for 4 output rows.
+// Full 128-byte lines on both sides means DRAM sees whole sectors only, as a copy does.
+//
+// Banks. A load-phase lane scatters its V elements into tile[row][col .. col+V-1] one element at
+// a time, and a store-phase lane gathers tile[i .. i+V-1][col]. With the 4 x 8 lane arrangement and
+// a row pitch of TC + kPad elements, both phases are conflict-free for 4-, 8- and 16-byte elements
+// when the pitch is odd in elements (bank = 4*lx + ly for 4-byte words, the 8- and 16-byte cases
+// split into half- and quarter-warps that each cover the 32 banks once). 1- and 2-byte elements
+// use a pad of one word; the model (xpose banks --variant fast_tile) reports what remains.
+//
+// Edges. A vector that lies wholly inside the matrix moves as one 16-byte access; one that straddles
+// the last column/row falls back to element accesses with bounds checks, so any shape is exact.
+// The planner only picks this kernel when both leading dimensions (and batch strides) are multiples
+// of V and, at execute, both pointers are 16-byte aligned; otherwise `tiled` runs.
+//
+// Launch: block (fast_tile_shape::kThreads), grid (ceil(cols/TC), ceil(rows/TR), batch), capped and looped.
+#pragma once
+
+#include "gpu/common.cuh"
+#include "gpu/kernels/fast_tile_shape.hpp"
+
+namespace xpose::detail::gpu {
+
+// One 16-byte vector, seen as V elements.
+template <class T>
+union vec16 {
+  uint4 v;
+  T e[16 / sizeof(T)];
+};
+
+template <class T>
+__global__ void __launch_bounds__(fast_tile_shape<sizeof(T)>::kThreads)
+    fast_tile_kernel(const T* __restrict__ in, T* __restrict__ out, matrix_view m) {
+  constexpr int S = sizeof(T), V = 16 / S;
+  using shape = fast_tile_shape<S>;
+  constexpr int TR = shape::kRows, TC = shape::kCols, NT = shape::kThreads;
+  constexpr int kLoadVecs = TR * (TC / V);   // 16-byte vectors in the tile, read side
+  constexpr int kStoreVecs = TC * (TR / V);  // and write side (the same number)
+  constexpr int kIters = kLoadVecs / NT;
+  constexpr int kSegsIn = TC / V / 8;        // 8-lane column segments per input row
+  constexpr int kSegsOut = TR / V / 8;       // 8-lane segments per output row
+  static_assert(kLoadVecs % NT == 0 && kStoreVecs == kLoadVecs && kSegsIn >= 1 && kSegsOut >= 1);
+
+  __shared__ T tile[TR][TC + shape::kPad];
+  const int tid = threadIdx.x;
+  const int lx = tid % 8, ly = (tid % 32) / 8;  // lane position in the 4 x 8 arrangement
+
+  const std::int64_t nbx = ceil_div(m.cols, TC), nby = ceil_div(m.rows, TR);
+  for (std::int64_t b = blockIdx.z; b < m.batch; b += gridDim.z)
+    for (std::int64_t by = blockIdx.y; by < nby; by += gridDim.y)
+      for (std::int64_t bx = blockIdx.x; bx < nbx; bx += gridDim.x) {
+        const T* src = in + b * m.bs_in;
+        T* dst = out + b * m.bs_out;
+        const std::int64_t r0 = by * TR, c0 = bx * TC;
+        const bool full = r0 + TR <= m.rows && c0 + TC <= m.cols;
+
+        // Load: all kIters vectors first (independent loads in flight), then scatter into the tile.
+        vec16<T> v[kIters];
+#pragma unroll
+        for (int it = 0; it < kIters; ++it) {
+          const int w = (it * NT + tid) / 32;
+          const int row = (w / kSegsIn) * 4 + ly, col = ((w % kSegsIn) * 8 + lx) * V;
+          const T* p = src + (r0 + row) * m.ld_in + c0 + col;
+          if (full || (r0 + row < m.rows && c0 + col + V <= m.cols)) {
+            v[it].v = *reinterpret_cast<const uint4*>(p);
+          } else {
+#pragma unroll
+            for (int k = 0; k < V; ++k) v[it].e[k] = (r0 + row < m.rows && c0 + col + k < m.cols) ? p[k] : T{};
+          }
+        }
+#pragma unroll
+        for (int it = 0; it < kIters; ++it) {
+          const int w = (it * NT + tid) / 32;
+          const int row = (w / kSegsIn) * 4 + ly, col = ((w % kSegsIn) * 8 + lx) * V;
+#pragma unroll
+          for (int k = 0; k < V; ++k) tile[row][col + k] = v[it].e[k];
+        }
+        __syncthreads();
+
+        // Store: gather V consecutive input rows of one tile column into a vector of the output row.
+#pragma unroll
+        for (int it = 0; it < kIters; ++it) {
+          const int w = (it * NT + tid) / 32;
+          const int c = (w / kSegsOut) * 4 + ly;        // tile column = output row offset
+          const int i = ((w % kSegsOut) * 8 + lx) * V;  // first tile row = output column offset
+          vec16<T> o;
+#pragma unroll
+          for (int k = 0; k < V; ++k) o.e[k] = tile[i + k][c];
+          T* p = dst + (c0 + c) * m.ld_out + r0 + i;
+          if (full || (c0 + c < m.cols && r0 + i + V <= m.rows)) {
+            *reinterpret_cast<uint4*>(p) = o.v;
+          } else if (c0 + c < m.cols) {
+#pragma unroll
+            for (int k = 0; k < V; ++k)
+              if (r0 + i + k < m.rows) p[k] = o.e[k];
+          }
+        }
+        __syncthreads();
+      }
+}
+
+}  // namespace xpose::detail::gpu

@@ -1,0 +1,119 @@
+// narrow: transposes where one side is short (2..64 elements) and dense, e.g. 4 x 10^7 or 10^7 x 3.
+//
+// Why a kernel of its own: a square tile of fast_tile would hold 4 useful rows out of 64, so 94% of
+// its threads idle and each block moves ~1 KiB. Here the short side is kept whole and the long side
+// is cut into chunks, so that each block moves ~16 KiB. The dense side of a narrow transpose is one
+// contiguous run of memory (rows x short elements), read or written with linear 16-byte vectors;
+// the other side is `short` rows, each a contiguous run of the chunk, also with 16-byte vectors.
+//
+//  wide_in  (rows = R short, cols long; output cols x R dense, ld_out == R):
+//     load  tile[i][j - c0] from R input rows (vectors along each row),
+//     store the output run out[c0*R .. (c0+C)*R) linearly: element q -> tile[q % R][q / R].
+//  tall_in  (cols = C short, rows long; input rows x C dense, ld_in == C):
+//     load  the input run in[r0*C .. (r0+Rc)*C) linearly: element q -> tile[q % C][q / C],
+//     store tile[j][.] to output row j (vectors along each row).
+//
+// The tile is tile[short][chunk + 1] in dynamic shared memory; chunk = a multiple of 32 elements
+// and of V, chosen on the host (configure_narrow) so short * chunk * size is about 16 KiB. Vectors
+// that straddle the end fall back to element accesses. Needs 16-byte aligned pointers and, for the
+// strided side, a leading dimension that is a multiple of V (checked by the planner).
+//
+// Launch: block (256), grid (ceil(long / chunk), 1, batch), capped and looped.
+#pragma once
+
+#include "gpu/common.cuh"
+#include "gpu/kernels/fast_tile.cuh"  // vec16
+
+namespace xpose::detail::gpu {
+
+inline constexpr int kNarrowThreads = 256;
+
+template <class T, bool WideIn>
+__global__ void __launch_bounds__(kNarrowThreads) narrow_kernel(const T* __restrict__ in, T* __restrict__ out,
+                                                                 matrix_view m, int chunk) {
+  constexpr int V = 16 / sizeof(T);
+  extern __shared__ uint4 smem_raw[];
+  T* tile = reinterpret_cast<T*>(smem_raw);
+  const int pitch = chunk + 1;
+  const std::int64_t shrt = WideIn ? m.rows : m.cols;  // the short extent, kept whole
+  const std::int64_t lng = WideIn ? m.cols : m.rows;   // the long extent, cut into chunks
+  const int S = static_cast<int>(shrt);
+  const std::int64_t nchunks = ceil_div(lng, chunk);
+
+  for (std::int64_t b = blockIdx.z; b < m.batch; b += gridDim.z)
+    for (std::int64_t ch = blockIdx.x; ch < nchunks; ch += gridDim.x) {
+      const std::int64_t l0 = ch * chunk;
+      const int len = static_cast<int>(lng - l0 < chunk ? lng - l0 : chunk);
+      const T* src = in + b * m.bs_in;
+      T* dst = out + b * m.bs_out;
+      const int row_vecs = (len + V - 1) / V;  // vectors per short-side row in this chunk
+      const int lin = S * len;                 // elements of the dense run
+      if constexpr (WideIn) {
+        // Rows of the input: S rows x len elements from column l0.
+        for (int idx = threadIdx.x; idx < S * row_vecs; idx += blockDim.x) {
+          const int i = idx / row_vecs, jv = (idx % row_vecs) * V;
+          const T* p = src + i * m.ld_in + l0 + jv;
+          vec16<T> v;
+          if (jv + V <= len) {
+            v.v = *reinterpret_cast<const uint4*>(p);
+          } else {
+#pragma unroll
+            for (int k = 0; k < V; ++k) v.e[k] = jv + k < len ? p[k] : T{};
+          }
+#pragma unroll
+          for (int k = 0; k < V; ++k) tile[i * pitch + jv + k] = v.e[k];
+        }
+        __syncthreads();
+        // The dense output run: out[(l0 + j) * S + i] for q = j * S + i.
+        T* run = dst + l0 * m.ld_out;
+        for (int q0 = threadIdx.x * V; q0 < lin; q0 += blockDim.x * V) {
+          vec16<T> v;
+          int i = q0 % S, j = q0 / S;
+#pragma unroll
+          for (int k = 0; k < V; ++k) {
+            v.e[k] = j < len ? tile[i * pitch + j] : T{};
+            if (++i == S) i = 0, ++j;
+          }
+          if (q0 + V <= lin) {
+            *reinterpret_cast<uint4*>(run + q0) = v.v;
+          } else {
+            for (int k = 0; k < lin - q0; ++k) run[q0 + k] = v.e[k];
+          }
+        }
+      } else {
+        // The dense input run: in[(l0 + i) * S + j] for q = i * S + j -> tile[j][i].
+        const T* run = src + l0 * m.ld_in;
+        for (int q0 = threadIdx.x * V; q0 < lin; q0 += blockDim.x * V) {
+          vec16<T> v;
+          if (q0 + V <= lin) {
+            v.v = *reinterpret_cast<const uint4*>(run + q0);
+          } else {
+            for (int k = 0; k < V; ++k) v.e[k] = q0 + k < lin ? run[q0 + k] : T{};
+          }
+          int j = q0 % S, i = q0 / S;
+#pragma unroll
+          for (int k = 0; k < V; ++k) {
+            if (i < len) tile[j * pitch + i] = v.e[k];
+            if (++j == S) j = 0, ++i;
+          }
+        }
+        __syncthreads();
+        // Output rows: S rows x len elements from column l0.
+        for (int idx = threadIdx.x; idx < S * row_vecs; idx += blockDim.x) {
+          const int j = idx / row_vecs, iv = (idx % row_vecs) * V;
+          vec16<T> v;
+#pragma unroll
+          for (int k = 0; k < V; ++k) v.e[k] = tile[j * pitch + iv + k];
+          T* p = dst + j * m.ld_out + l0 + iv;
+          if (iv + V <= len) {
+            *reinterpret_cast<uint4*>(p) = v.v;
+          } else {
+            for (int k = 0; k < len - iv; ++k) p[k] = v.e[k];
+          }
+        }
+      }
+      __syncthreads();
+    }
+}
+
+}  // namespace xpose::detail::gpu

@@ -1,0 +1,408 @@
+// cpu_blocked against the shared naive reference: shapes (tiny, odd, prime, narrow, tile-edge),
+// leading dimensions and batch strides, element sizes 1..16, thread counts 1..3, random
+// permutations of rank 3..8 with dense, padded and broadcast strides; outputs are poisoned and the
+// whole output allocation is compared, so writes outside the logical region (padding, guards)
+// show. The tile kernels of every instruction set are also checked one by one, and the loop nest
+// (make_nest) on hand-made problems.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <ostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/test_util.hpp"
+#include "cpu/blocked.hpp"
+#include "cpu/microkernels.hpp"
+#include "cpu/reference.hpp"
+#include "plan/problem.hpp"
+#include "xpose/xpose.hpp"
+
+namespace xpose {
+inline void PrintTo(status s, std::ostream* os) { *os << status_name(s); }
+}  // namespace xpose
+
+namespace {
+
+using xpose::backend;
+using xpose::permute_desc;
+using xpose::plan_options;
+using xpose::status;
+using xpose::transpose_desc;
+using i64 = std::int64_t;
+
+constexpr int kElemSizes[] = {1, 2, 4, 8, 16};
+constexpr i64 kGuard = 64;  // poisoned bytes before and after every output region
+
+plan_options blocked(int threads) {
+  return plan_options{.where = backend::kCpu, .variant = "cpu_blocked", .cpu_threads = threads};
+}
+
+// Output span of a transpose, in elements.
+i64 out_span(const transpose_desc& d) {
+  const i64 ld = d.ld_out.value_or(d.rows), bs = d.batch_stride_out.value_or(d.cols * ld);
+  return (d.batch - 1) * bs + (d.cols - 1) * ld + d.rows;
+}
+i64 in_span(const transpose_desc& d) {
+  const i64 ld = d.ld_in.value_or(d.cols), bs = d.batch_stride_in.value_or(d.rows * ld);
+  return (d.batch - 1) * bs + (d.rows - 1) * ld + d.cols;
+}
+
+// Spans of a permutation, in elements (dense layouts when the strides are empty).
+i64 span(const std::vector<i64>& extents, std::vector<i64> strides) {
+  if (strides.empty()) {
+    i64 n = 1;
+    for (i64 e : extents) n *= e;
+    return n;
+  }
+  i64 s = 1;
+  for (std::size_t k = 0; k < extents.size(); ++k) s += (extents[k] - 1) * strides[k];
+  return s;
+}
+std::vector<i64> out_extents(const permute_desc& d) {
+  std::vector<i64> e;
+  for (int p : d.perm) e.push_back(d.extents[p]);
+  return e;
+}
+
+// Runs `d` with cpu_blocked into a poisoned buffer (offset by `out_offset` bytes from a 64-byte
+// boundary, with poisoned guards around it) and compares the whole buffer with the reference's.
+// Returns an empty string on success, else what differed.
+template <class Desc>
+std::string check(const Desc& d, int threads, i64 in_elems, i64 out_elems, i64 out_offset = 0, i64 in_offset = 0,
+                  std::string* summary = nullptr) {
+  const i64 eb = d.elem_bytes;
+  const i64 in_bytes = in_elems * eb, out_bytes = out_elems * eb;
+  std::vector<unsigned char> in_buf(static_cast<std::size_t>(in_bytes + in_offset + 64)), out_buf, ref_buf;
+  unsigned char* in = in_buf.data() + (64 - reinterpret_cast<std::uintptr_t>(in_buf.data()) % 64) % 64 + in_offset;
+  xpose::test::fill_random(in, static_cast<std::size_t>(in_bytes), static_cast<std::uint64_t>(in_elems * 31 + eb));
+  const std::size_t total = static_cast<std::size_t>(out_bytes + 2 * kGuard + out_offset + 64);
+  out_buf.assign(total, xpose::test::kPoison);
+  ref_buf.assign(total, xpose::test::kPoison);
+  const i64 start = (64 - static_cast<i64>(reinterpret_cast<std::uintptr_t>(out_buf.data()) % 64)) % 64 + kGuard + out_offset;
+  const i64 ref_start = (64 - static_cast<i64>(reinterpret_cast<std::uintptr_t>(ref_buf.data()) % 64)) % 64 + kGuard + out_offset;
+
+  xpose::plan p;
+  std::string why;
+  if (status s = xpose::make_plan(d, blocked(threads), &p, &why); s != status::kSuccess)
+    return std::string("make_plan: ") + xpose::status_name(s) + " " + why;
+  if (summary) *summary = p.summary();
+  if (status s = xpose::execute(p, in, out_buf.data() + start, nullptr, &why); s != status::kSuccess)
+    return std::string("execute: ") + xpose::status_name(s) + " " + why;
+  if constexpr (std::is_same_v<Desc, transpose_desc>)
+    xpose::reference::transpose(d, in, ref_buf.data() + ref_start);
+  else
+    xpose::reference::permute(d, in, ref_buf.data() + ref_start);
+  // Compare the region [start - kGuard, start + out_bytes + kGuard) of both buffers.
+  const i64 bad = xpose::test::first_difference(out_buf.data() + start - kGuard, ref_buf.data() + ref_start - kGuard,
+                                                static_cast<std::size_t>(out_bytes + 2 * kGuard));
+  if (bad < 0) return "";
+  const i64 off = bad - kGuard;
+  return "first difference at output byte " + std::to_string(off) + (off < 0 || off >= out_bytes ? " (outside the output)" : "") +
+         " | " + p.summary();
+}
+
+std::string check_transpose(const transpose_desc& d, int threads, i64 out_offset = 0, i64 in_offset = 0,
+                            std::string* summary = nullptr) {
+  return check(d, threads, in_span(d), out_span(d), out_offset, in_offset, summary);
+}
+
+std::string check_permute(const permute_desc& d, int threads, std::string* summary = nullptr) {
+  return check(d, threads, span(d.extents, d.in_strides), span(out_extents(d), d.out_strides), 0, 0, summary);
+}
+
+permute_desc pdesc(std::vector<i64> extents, std::vector<int> perm, int eb) {
+  permute_desc d;
+  d.extents = std::move(extents);
+  d.perm = std::move(perm);
+  d.elem_bytes = eb;
+  return d;
+}
+
+transpose_desc tdesc(i64 rows, i64 cols, int eb) {
+  transpose_desc d;
+  d.rows = rows;
+  d.cols = cols;
+  d.elem_bytes = eb;
+  return d;
+}
+
+// ------------------------------------------------------------------------------------------------
+// The tile kernels, each instruction set the build and the CPU have, against the definition.
+
+std::vector<const xpose::detail::cpu::kernel_table*> kernel_tables() {
+  std::vector<const xpose::detail::cpu::kernel_table*> t{&xpose::detail::cpu::scalar_kernels()};
+  __builtin_cpu_init();
+  if (xpose::detail::cpu::avx2_kernels() && __builtin_cpu_supports("avx2")) t.push_back(xpose::detail::cpu::avx2_kernels());
+  return t;
+}
+
+TEST(CpuBlockedKernels, TilesMatchDefinitionAndStayInside) {
+  std::mt19937_64 rng(6);
+  for (const auto* kt : kernel_tables()) {
+    for (int ei = 0; ei < 5; ++ei) {
+      const i64 e = i64{1} << ei;
+      for (int trial = 0; trial < 60; ++trial) {
+        const i64 rows = 1 + static_cast<i64>(rng() % 40), cols = 1 + static_cast<i64>(rng() % 40);
+        const i64 ldi = (cols + static_cast<i64>(rng() % 5)) * e + static_cast<i64>(rng() % 3) * (e == 1 ? 1 : 0);
+        const i64 ldo = (rows + static_cast<i64>(rng() % 5)) * e;
+        std::vector<unsigned char> in(static_cast<std::size_t>(rows * ldi)),
+            out(static_cast<std::size_t>(cols * ldo + 2 * kGuard), xpose::test::kPoison), want = out;
+        xpose::test::fill_random(in.data(), in.size(), static_cast<std::uint64_t>(trial));
+        for (i64 i = 0; i < rows; ++i)
+          for (i64 j = 0; j < cols; ++j)
+            std::memcpy(&want[static_cast<std::size_t>(kGuard + j * ldo + i * e)], &in[static_cast<std::size_t>(i * ldi + j * e)],
+                        static_cast<std::size_t>(e));
+        kt->tile[ei](reinterpret_cast<const std::byte*>(in.data()), ldi, reinterpret_cast<std::byte*>(out.data() + kGuard),
+                     ldo, rows, cols);
+        ASSERT_EQ(xpose::test::first_difference(out.data(), want.data(), out.size()), -1)
+            << kt->isa << " " << e << "-byte tile " << rows << "x" << cols << " ldi " << ldi << " ldo " << ldo;
+      }
+    }
+    if (kt->stream_copy) {  // every length and destination alignment around the 64-byte blocks
+      std::vector<unsigned char> src(700), dst(900), want(900);
+      xpose::test::fill_random(src.data(), src.size(), 3);
+      for (std::size_t off = 0; off < 64; off += 7)
+        for (std::size_t n = 0; n < 700; n += 13) {
+          std::fill(dst.begin(), dst.end(), xpose::test::kPoison);
+          want = dst;
+          std::memcpy(want.data() + off + 64, src.data(), n);
+          kt->stream_copy(reinterpret_cast<std::byte*>(dst.data() + off + 64), reinterpret_cast<const std::byte*>(src.data()), n);
+          kt->stream_fence();
+          ASSERT_EQ(xpose::test::first_difference(dst.data(), want.data(), dst.size()), -1) << "stream_copy " << n << " at +" << off;
+        }
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// The loop nest.
+
+xpose::detail::problem normalized(const permute_desc& d) {
+  return xpose::detail::normalize(xpose::detail::to_problem(d));
+}
+
+TEST(CpuBlockedNest, TransposeTilesOverBothContiguousDims) {
+  transpose_desc d = tdesc(100, 300, 4);
+  const auto n = xpose::detail::cpu::make_nest(xpose::detail::normalize(xpose::detail::to_problem(d)));
+  EXPECT_EQ(n.k, xpose::detail::cpu::blocked_nest::kind::kTiles);
+  EXPECT_EQ(n.elem, 4);
+  EXPECT_EQ(n.i.extent, 100);  // the output's fastest: rows
+  EXPECT_EQ(n.j.extent, 300);
+  EXPECT_EQ(n.i.out_stride, 4);
+  EXPECT_EQ(n.j.in_stride, 4);
+  EXPECT_EQ(n.outer_rank, 0);
+}
+
+TEST(CpuBlockedNest, ShortSharedRowIsFoldedIntoTheElement) {
+  const permute_desc d = pdesc({30, 50, 4}, {1, 0, 2}, 4);
+  const auto n = xpose::detail::cpu::make_nest(normalized(d));
+  EXPECT_EQ(n.k, xpose::detail::cpu::blocked_nest::kind::kTiles);
+  EXPECT_EQ(n.elem, 16);  // 4 f32 move as one 16-byte element
+  EXPECT_EQ(n.i.extent, 30);
+  EXPECT_EQ(n.j.extent, 50);
+}
+
+TEST(CpuBlockedNest, LongSharedRowIsARowCopy) {
+  const permute_desc d = pdesc({30, 50, 256}, {1, 0, 2}, 4);
+  const auto n = xpose::detail::cpu::make_nest(normalized(d));
+  EXPECT_EQ(n.k, xpose::detail::cpu::blocked_nest::kind::kRows);
+  EXPECT_EQ(n.elem, 1024);
+  ASSERT_EQ(n.outer_rank, 2);
+  EXPECT_EQ(n.outer[0].extent, 50);  // output order: the writes stream
+  EXPECT_EQ(n.outer[1].extent, 30);
+}
+
+TEST(CpuBlockedNest, CopyIsOneRow) {
+  const permute_desc d = pdesc({30, 50, 7}, {0, 1, 2}, 2);
+  const auto n = xpose::detail::cpu::make_nest(normalized(d));
+  EXPECT_EQ(n.k, xpose::detail::cpu::blocked_nest::kind::kRows);
+  EXPECT_EQ(n.elem, 30 * 50 * 7 * 2);
+  EXPECT_EQ(n.outer_count(), 1);
+}
+
+TEST(CpuBlockedNest, OuterLoopsInnermostIsSmallestInputStride) {
+  const permute_desc d = pdesc({6, 7, 8, 9}, {3, 2, 1, 0}, 4);
+  const auto n = xpose::detail::cpu::make_nest(normalized(d));
+  ASSERT_EQ(n.k, xpose::detail::cpu::blocked_nest::kind::kTiles);
+  EXPECT_EQ(n.i.extent, 6);
+  EXPECT_EQ(n.j.extent, 9);
+  ASSERT_EQ(n.outer_rank, 2);
+  EXPECT_GT(n.outer[0].in_stride, n.outer[1].in_stride);
+}
+
+// ------------------------------------------------------------------------------------------------
+// 2-D transposes.
+
+TEST(CpuBlocked, AutoPicksItOnTheCpu) {
+  xpose::plan p;
+  ASSERT_EQ(xpose::make_plan(tdesc(64, 64, 4), plan_options{.where = backend::kCpu}, &p), status::kSuccess);
+  EXPECT_EQ(p.variant(), "cpu_blocked");
+}
+
+TEST(CpuBlocked, ShapesElementSizesThreads) {
+  const std::pair<i64, i64> shapes[] = {{1, 1},    {1, 7},   {7, 1},   {2, 3},     {5, 5},    {8, 8},    {16, 16},
+                                        {17, 31},  {31, 17}, {64, 64}, {65, 63},   {127, 129}, {1, 1000}, {1000, 1},
+                                        {3, 4000}, {4000, 3}, {13, 997}, {997, 13}, {129, 1031}, {256, 300}};
+  for (const auto& [r, c] : shapes)
+    for (int eb : kElemSizes)
+      for (int threads : {1, 2, 3})
+        ASSERT_EQ(check_transpose(tdesc(r, c, eb), threads), "") << r << "x" << c << " " << eb << "B " << threads << " threads";
+}
+
+TEST(CpuBlocked, NarrowShapes) {
+  for (int eb : kElemSizes)
+    for (i64 small : {2, 3, 4, 5, 7, 9, 15})
+      for (int threads : {1, 3}) {
+        ASSERT_EQ(check_transpose(tdesc(small, 40000 + small, eb), threads), "") << small << "xN " << eb << "B";
+        ASSERT_EQ(check_transpose(tdesc(40000 + small, small, eb), threads), "") << "Nx" << small << " " << eb << "B";
+      }
+}
+
+TEST(CpuBlocked, LeadingDimsAndBatchStrides) {
+  std::mt19937_64 rng(61);
+  for (int trial = 0; trial < 40; ++trial)
+    for (int eb : kElemSizes) {
+      transpose_desc d = tdesc(1 + static_cast<i64>(rng() % 150), 1 + static_cast<i64>(rng() % 150), eb);
+      d.ld_in = d.cols + static_cast<i64>(rng() % 9);
+      d.ld_out = d.rows + static_cast<i64>(rng() % 9);
+      d.batch = 1 + static_cast<i64>(rng() % 4);
+      if (trial % 2) {
+        d.batch_stride_in = d.rows * *d.ld_in + static_cast<i64>(rng() % 50);
+        d.batch_stride_out = d.cols * *d.ld_out + static_cast<i64>(rng() % 50);
+      }
+      const int threads = 1 + trial % 3;
+      ASSERT_EQ(check_transpose(d, threads, static_cast<i64>(rng() % 4) * eb), "")
+          << "trial " << trial << " " << d.rows << "x" << d.cols << " ld " << *d.ld_in << "/" << *d.ld_out << " batch "
+          << d.batch << " " << eb << "B";
+    }
+}
+
+// Outputs of >= 16 MiB take the streaming-store path; misaligned pointers and padded rows test
+// its alignment logic (tiles start at output cache-line boundaries when every row shares one).
+TEST(CpuBlocked, LargeStreamingOutputs) {
+  struct big {
+    transpose_desc d;
+    i64 out_offset, in_offset;
+  };
+  std::vector<big> cases;
+  cases.push_back({tdesc(2048, 2048, 4), 0, 0});
+  cases.push_back({tdesc(2048, 2048, 4), 16, 4});  // glibc's large blocks start 16 bytes into a page
+  cases.push_back({tdesc(2051, 2049, 4), 8, 0});
+  transpose_desc padded = tdesc(2000, 2100, 4);
+  padded.ld_out = 2016;
+  padded.ld_in = 2101;
+  cases.push_back({padded, 48, 0});
+  cases.push_back({tdesc(4100, 4097, 1), 1, 3});
+  cases.push_back({tdesc(1030, 1029, 16), 16, 0});
+  cases.push_back({tdesc(3, 1500000, 4), 4, 0});  // narrow: the tile's output rows are one contiguous run
+  cases.push_back({tdesc(1500000, 3, 4), 0, 0});
+  for (const auto& c : cases) {
+    std::string summary;
+    ASSERT_EQ(check_transpose(c.d, 2, c.out_offset, c.in_offset, &summary), "")
+        << c.d.rows << "x" << c.d.cols << " " << c.d.elem_bytes << "B +" << c.out_offset;
+    if (xpose::detail::cpu::active_kernels().stream_copy) {
+      EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Permutations.
+
+// Random permutations of rank 3..8 (seeded): extents with small fastest dims (1..7) among larger
+// ones, every element size, dense, padded and (input only) broadcast strides.
+TEST(CpuBlocked, RandomPermutations) {
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 240; ++trial) {
+    const int rank = 3 + trial % 6;
+    const int eb = kElemSizes[(trial / 6) % 5];
+    permute_desc d;
+    d.elem_bytes = eb;
+    const i64 budget = 60000 / eb + 200;  // elements, roughly
+    i64 n = 1;
+    for (int k = 0; k < rank; ++k) {
+      i64 e = 1 + static_cast<i64>(rng() % (k == rank - 1 || rng() % 3 == 0 ? 7 : 24));
+      while (n * e > budget && e > 1) e /= 2;
+      d.extents.push_back(e);
+      n *= e;
+    }
+    d.perm.resize(static_cast<std::size_t>(rank));
+    for (int k = 0; k < rank; ++k) d.perm[static_cast<std::size_t>(k)] = k;
+    std::shuffle(d.perm.begin(), d.perm.end(), rng);
+    const int layout = trial % 4;  // 0 dense, 1 padded input, 2 padded output, 3 broadcast + padded
+    if (layout == 1 || layout == 3) {
+      std::vector<i64> s(static_cast<std::size_t>(rank));
+      i64 acc = 1;
+      for (int k = rank - 1; k >= 0; --k) {
+        s[static_cast<std::size_t>(k)] = acc;
+        acc *= d.extents[static_cast<std::size_t>(k)] + static_cast<i64>(rng() % 3);
+      }
+      if (layout == 3) s[static_cast<std::size_t>(rng() % rank)] = 0;  // broadcast one input dim
+      d.in_strides = s;
+    }
+    if (layout == 2 || layout == 3) {
+      std::vector<i64> s(static_cast<std::size_t>(rank));
+      i64 acc = 1;
+      for (int k = rank - 1; k >= 0; --k) {
+        s[static_cast<std::size_t>(k)] = acc;
+        acc *= d.extents[static_cast<std::size_t>(d.perm[static_cast<std::size_t>(k)])] + static_cast<i64>(rng() % 3);
+      }
+      d.out_strides = s;
+    }
+    const int threads = 1 + trial % 3;
+    std::string ext, perm;
+    for (int k = 0; k < rank; ++k) {
+      ext += std::to_string(d.extents[static_cast<std::size_t>(k)]) + " ";
+      perm += std::to_string(d.perm[static_cast<std::size_t>(k)]) + " ";
+    }
+    ASSERT_EQ(check_permute(d, threads), "")
+        << "trial " << trial << " extents [" << ext << "] perm [" << perm << "] " << eb << "B layout " << layout;
+  }
+}
+
+TEST(CpuBlocked, NamedPermutations) {
+  const struct {
+    std::vector<i64> extents;
+    std::vector<int> perm;
+  } cases[] = {
+      {{4, 6, 10, 12}, {0, 2, 3, 1}},        // NCHW -> NHWC
+      {{4, 10, 12, 6}, {0, 3, 1, 2}},        // NHWC -> NCHW
+      {{5, 6, 7, 8, 9}, {4, 3, 2, 1, 0}},    // reversal
+      {{20, 30, 3}, {1, 0, 2}},              // 12-byte rows folded into the element (not a kernel size)
+      {{20, 30, 200}, {1, 0, 2}},            // rows of >= 512 B: row copies
+      {{9, 20, 30, 2}, {2, 1, 0, 3}},        // 8-byte folded rows, reversed outer dims
+      {{2, 3, 2, 3, 2, 3, 2, 3}, {7, 5, 3, 1, 6, 4, 2, 0}},  // rank 8
+      {{1, 50, 1, 60}, {3, 2, 1, 0}},        // unit dims dropped
+      {{100000}, {0}},                       // a copy
+  };
+  for (const auto& c : cases)
+    for (int eb : kElemSizes)
+      for (int threads : {1, 2, 3}) {
+        const permute_desc d = pdesc(c.extents, c.perm, eb);
+        ASSERT_EQ(check_permute(d, threads), "") << d.extents.size() << "-d case, " << eb << "B, " << threads << " threads";
+      }
+}
+
+TEST(CpuBlocked, LargePermutationsStream) {
+  const struct {
+    std::vector<i64> extents;
+    std::vector<int> perm;
+  } cases[] = {
+      {{16, 64, 64, 64}, {0, 2, 3, 1}},  // 16 MiB f32, tiles
+      {{64, 64, 1024}, {1, 0, 2}},       // rows of 4 KiB
+      {{4194304}, {0}},                  // a 16 MiB copy
+  };
+  for (const auto& c : cases) {
+    const permute_desc d = pdesc(c.extents, c.perm, 4);
+    std::string summary;
+    ASSERT_EQ(check_permute(d, 2, &summary), "") << summary;
+    if (xpose::detail::cpu::active_kernels().stream_copy) {
+      EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
+    }
+  }
+}
+
+}  // namespace

@@ -1,0 +1,115 @@
+// Randomized GPU tests (seeded, reproducible): 2-D transposes over shapes, element sizes, leading
+// dimensions, batch strides and pointer offsets, and permutations of rank 1..8, all with `auto`,
+// against the CPU reference. Each case poisons the whole output span first and compares all of
+// it, so a write outside the logical region (the padding of a strided output) fails the case.
+#include <random>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "common/test_util.hpp"
+#include "cpu/reference.hpp"
+#include "plan/problem.hpp"
+#include "xpose/xpose.hpp"
+
+namespace {
+
+using xpose::status;
+
+struct dev_buf {
+  void* p = nullptr;
+  explicit dev_buf(std::size_t n) { EXPECT_EQ(cudaMalloc(&p, n ? n : 1), cudaSuccess); }
+  ~dev_buf() { cudaFree(p); }
+};
+
+// Runs `auto` on a descriptor with the input and output placed `in_off` / `out_off` elements past a
+// 256-byte aligned allocation; returns an empty string on success, else what went wrong.
+template <class Desc>
+std::string run_case(const Desc& d, int eb, std::int64_t in_off, std::int64_t out_off, std::uint64_t seed) {
+  const auto raw = xpose::detail::to_problem(d);
+  const std::size_t in_bytes = xpose::detail::in_span(raw) * eb, out_bytes = xpose::detail::out_span(raw) * eb;
+  std::vector<unsigned char> in(in_bytes), expected(out_bytes), got(out_bytes);
+  xpose::test::fill_random(in.data(), in_bytes, seed);
+  xpose::test::poison(expected.data(), out_bytes);
+  if constexpr (std::is_same_v<Desc, xpose::transpose_desc>)
+    xpose::reference::transpose(d, in.data(), expected.data());
+  else
+    xpose::reference::permute(d, in.data(), expected.data());
+  xpose::plan p;
+  std::string why;
+  if (xpose::make_plan(d, {.where = xpose::backend::kGpu}, &p, &why) != status::kSuccess) return "plan: " + why;
+  dev_buf din(in_bytes + in_off * eb), dout(out_bytes + out_off * eb);
+  auto* din_p = static_cast<unsigned char*>(din.p) + in_off * eb;
+  auto* dout_p = static_cast<unsigned char*>(dout.p) + out_off * eb;
+  if (cudaMemcpy(din_p, in.data(), in_bytes, cudaMemcpyHostToDevice) != cudaSuccess) return "upload";
+  if (cudaMemset(dout_p, xpose::test::kPoison, out_bytes) != cudaSuccess) return "memset";
+  if (xpose::execute(p, din_p, dout_p, nullptr, &why) != status::kSuccess) return "execute: " + why;
+  if (cudaDeviceSynchronize() != cudaSuccess) return "kernel failed";
+  if (cudaMemcpy(got.data(), dout_p, out_bytes, cudaMemcpyDeviceToHost) != cudaSuccess) return "download";
+  const auto bad = xpose::test::first_difference(got.data(), expected.data(), out_bytes);
+  if (bad >= 0) return fmt::format("{}: first difference at output byte {}", p.summary(), bad);
+  return "";
+}
+
+TEST(GpuRandom, TransposesSmall) {
+  XPOSE_REQUIRE_GPU();
+  std::mt19937_64 rng(20261129);
+  const int sizes[] = {1, 2, 4, 8, 16};
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  for (int c = 0; c < 700; ++c) {
+    const int eb = sizes[pick(0, 4)];
+    xpose::transpose_desc d{.rows = pick(1, c % 7 == 0 ? 3000 : 200), .cols = pick(1, c % 5 == 0 ? 3000 : 200),
+                            .elem_bytes = eb};
+    if (c % 3 == 0) d.ld_in = d.cols + pick(0, 40);
+    if (c % 4 == 0) d.ld_out = d.rows + pick(0, 40);
+    if (c % 6 == 0) {
+      d.batch = pick(2, 9);
+      if (c % 12 == 0) {
+        d.batch_stride_in = d.rows * d.ld_in.value_or(d.cols) + pick(0, 100);
+        d.batch_stride_out = d.cols * d.ld_out.value_or(d.rows) + pick(0, 100);
+      }
+    }
+    const std::int64_t in_off = c % 8 == 0 ? pick(1, 15) : 0, out_off = c % 9 == 0 ? pick(1, 15) : 0;
+    const std::string err = run_case(d, eb, in_off, out_off, 1000 + c);
+    ASSERT_EQ(err, "") << "case " << c << ": " << d.batch << "x" << d.rows << "x" << d.cols << " " << eb << "B ld "
+                       << d.ld_in.value_or(d.cols) << "/" << d.ld_out.value_or(d.rows) << " offsets " << in_off << "/"
+                       << out_off;
+  }
+}
+
+TEST(GpuRandom, PermutationsSmall) {
+  XPOSE_REQUIRE_GPU();
+  std::mt19937_64 rng(7);
+  const int sizes[] = {1, 2, 4, 8, 16};
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  for (int c = 0; c < 400; ++c) {
+    const int rank = static_cast<int>(pick(1, 8)), eb = sizes[pick(0, 4)];
+    xpose::permute_desc d;
+    d.elem_bytes = eb;
+    std::int64_t budget = 60000;
+    for (int k = 0; k < rank; ++k) {
+      const std::int64_t e = std::max<std::int64_t>(1, std::min<std::int64_t>(pick(1, k == rank - 1 ? 7 : 24), budget));
+      d.extents.push_back(e);
+      budget = std::max<std::int64_t>(1, budget / e);
+    }
+    d.perm.resize(rank);
+    for (int k = 0; k < rank; ++k) d.perm[k] = k;
+    std::shuffle(d.perm.begin(), d.perm.end(), rng);
+    if (c % 5 == 0) {  // strided input: pad every dim
+      d.in_strides.resize(rank);
+      std::int64_t s = 1;
+      for (int k = rank - 1; k >= 0; --k) {
+        d.in_strides[k] = s;
+        s *= d.extents[k] + pick(0, 2);
+      }
+    }
+    const std::string err = run_case(d, eb, 0, c % 7 == 0 ? pick(1, 3) : 0, 5000 + c);
+    ASSERT_EQ(err, "") << "case " << c << " rank " << rank << " extents " << fmt::format("{}", fmt::join(d.extents, ","))
+                       << " perm " << fmt::format("{}", fmt::join(d.perm, ","));
+  }
+}
+
+}  // namespace

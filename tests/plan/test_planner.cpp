@@ -1,0 +1,417 @@
+// The planner: variant choice, 2-D views and launch shapes. GPU plans are made through
+// detail::plan_problem with a hand-made device_info, so all of this runs without a GPU.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <ostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/test_util.hpp"
+#include "dispatch/plan_data.hpp"
+#include "dispatch/registry.hpp"
+#include "plan/planner.hpp"
+#include "plan/problem.hpp"
+#include "xpose/xpose.hpp"
+
+// Status values print by name in failure messages.
+namespace xpose {
+inline void PrintTo(status s, std::ostream* os) { *os << status_name(s); }
+}  // namespace xpose
+
+namespace {
+
+using xpose::backend;
+using xpose::permute_desc;
+using xpose::plan_options;
+using xpose::status;
+using xpose::transpose_desc;
+using xpose::detail::plan_data;
+using i64 = std::int64_t;
+
+permute_desc pdesc(std::vector<i64> extents, std::vector<int> perm, int eb = 4) {
+  permute_desc d;
+  d.extents = std::move(extents);
+  d.perm = std::move(perm);
+  d.elem_bytes = eb;
+  return d;
+}
+
+transpose_desc tdesc(i64 rows, i64 cols, int eb = 4) {
+  transpose_desc d;
+  d.rows = rows;
+  d.cols = cols;
+  d.elem_bytes = eb;
+  return d;
+}
+
+i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
+
+xpose::detail::device_info test_device() {
+  xpose::detail::device_info dev;
+  dev.sm_count = 7;  // distinctive, to see that the plan keeps the device it was made for
+  return dev;
+}
+
+class GpuPlanner : public testing::Test {
+ protected:
+  void SetUp() override {
+    if (!xpose::detail::find_variant("tiled")) GTEST_SKIP() << "built without the GPU backend";
+  }
+  static plan_options gpu(std::string variant = "auto", int bx = 0, int by = 0) {
+    plan_options o;
+    o.where = backend::kGpu;
+    o.variant = std::move(variant);
+    o.block_x = bx;
+    o.block_y = by;
+    return o;
+  }
+  // As make_plan does it: the raw problem plus the descriptor's own 2-D view (built here by hand).
+  static status plan_t(const transpose_desc& d, const plan_options& o, plan_data* pd, std::string* why) {
+    xpose::detail::matrix_view m;
+    m.rows = d.rows;
+    m.cols = d.cols;
+    m.ld_in = d.ld_in.value_or(d.cols);
+    m.ld_out = d.ld_out.value_or(d.rows);
+    m.batch = d.batch;
+    m.bs_in = d.batch_stride_in.value_or(d.rows * m.ld_in);
+    m.bs_out = d.batch_stride_out.value_or(d.cols * m.ld_out);
+    return xpose::detail::plan_problem(xpose::detail::to_problem(d), m, o, test_device(), pd, why);
+  }
+  static status plan_p(const permute_desc& d, const plan_options& o, plan_data* pd, std::string* why) {
+    return xpose::detail::plan_problem(xpose::detail::to_problem(d), std::nullopt, o, test_device(), pd, why);
+  }
+  static void expect_grid(const plan_data& pd, i64 gx, i64 gy, i64 gz) {
+    EXPECT_EQ(pd.launch.grid_x, gx);
+    EXPECT_EQ(pd.launch.grid_y, gy);
+    EXPECT_EQ(pd.launch.grid_z, gz);
+  }
+};
+
+// ------------------------------------------------------------------------------------------------
+// auto
+
+TEST_F(GpuPlanner, AutoPicksAGpu2dKernelForTransposes) {
+  struct named {
+    const char* what;
+    transpose_desc d;
+  };
+  std::vector<named> cases;
+  cases.push_back({"dense 256x512", tdesc(256, 512)});
+  cases.push_back({"odd 1000x77 f64", tdesc(1000, 77, 8)});
+  {
+    transpose_desc d = tdesc(100, 70, 2);
+    d.ld_in = 80;
+    d.ld_out = 128;
+    d.batch = 5;
+    cases.push_back({"batched strided", d});
+  }
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    plan_data pd;
+    std::string why;
+    ASSERT_EQ(plan_t(c.d, gpu(), &pd, &why), status::kSuccess) << why;
+    ASSERT_NE(pd.variant, nullptr);
+    EXPECT_EQ(pd.where, backend::kGpu);
+    EXPECT_EQ(pd.variant->where, backend::kGpu) << pd.variant->name;
+    EXPECT_STRNE(pd.variant->name, "copy");
+    EXPECT_EQ(pd.cls, xpose::detail::problem_class::kTranspose2d);
+    EXPECT_FALSE(pd.reason.empty()) << "auto must say why it chose " << pd.variant->name;
+    EXPECT_EQ(pd.device.sm_count, 7);
+    ASSERT_TRUE(pd.has_matrix);
+    EXPECT_EQ(pd.mat.rows, c.d.rows);
+    EXPECT_EQ(pd.mat.cols, c.d.cols);
+    EXPECT_EQ(pd.mat.batch, c.d.batch);
+    EXPECT_EQ(pd.mat.ld_in, c.d.ld_in.value_or(c.d.cols));
+    EXPECT_EQ(pd.mat.ld_out, c.d.ld_out.value_or(c.d.rows));
+    // GPU kernels move whole elements: natural alignment. Spans: last element + 1, in bytes.
+    EXPECT_EQ(pd.align_bytes % c.d.elem_bytes, 0);
+    const i64 ldi = c.d.ld_in.value_or(c.d.cols), ldo = c.d.ld_out.value_or(c.d.rows);
+    EXPECT_EQ(pd.in_span_bytes, ((c.d.batch - 1) * c.d.rows * ldi + (c.d.rows - 1) * ldi + c.d.cols) * c.d.elem_bytes);
+    EXPECT_EQ(pd.out_span_bytes, ((c.d.batch - 1) * c.d.cols * ldo + (c.d.cols - 1) * ldo + c.d.rows) * c.d.elem_bytes);
+  }
+}
+
+TEST_F(GpuPlanner, AutoPicksAGpu2dKernelForPermutationsThatAreTransposes) {
+  for (const auto& d : {pdesc({2, 3, 40, 50}, {0, 2, 3, 1}),  // NCHW -> NHWC
+                        pdesc({2, 40, 50, 3}, {0, 3, 1, 2}),  // NHWC -> NCHW
+                        pdesc({300, 200}, {1, 0}),            // plain 2-D
+                        pdesc({4, 30, 20}, {0, 2, 1})}) {     // batched
+    SCOPED_TRACE(testing::PrintToString(d.extents) + " perm " + testing::PrintToString(d.perm));
+    plan_data pd;
+    std::string why;
+    ASSERT_EQ(plan_p(d, gpu(), &pd, &why), status::kSuccess) << why;
+    EXPECT_EQ(pd.variant->where, backend::kGpu);
+    EXPECT_STRNE(pd.variant->name, "copy");
+    EXPECT_TRUE(pd.has_matrix);
+  }
+}
+
+TEST_F(GpuPlanner, AutoOnACopyPicksCopy) {
+  struct named {
+    const char* what;
+    permute_desc d;
+  };
+  for (const auto& c : {named{"identity", pdesc({2, 3, 4}, {0, 1, 2})}, named{"rank 1", pdesc({1000}, {0}, 16)},
+                        named{"moves unit dims only", pdesc({1, 5, 1, 7}, {2, 1, 0, 3})},
+                        named{"one element", pdesc({1, 1}, {1, 0}, 1)}}) {
+    SCOPED_TRACE(c.what);
+    plan_data pd;
+    std::string why;
+    ASSERT_EQ(plan_p(c.d, gpu(), &pd, &why), status::kSuccess) << why;
+    EXPECT_STREQ(pd.variant->name, "copy");
+    EXPECT_EQ(pd.cls, xpose::detail::problem_class::kCopy);
+    EXPECT_FALSE(pd.reason.empty());
+  }
+  for (const auto& d : {tdesc(1, 1000), tdesc(1000, 1), tdesc(1, 1)}) {
+    SCOPED_TRACE(testing::Message() << d.rows << "x" << d.cols);
+    plan_data pd;
+    std::string why;
+    ASSERT_EQ(plan_t(d, gpu(), &pd, &why), status::kSuccess) << why;
+    EXPECT_STREQ(pd.variant->name, "copy");
+  }
+}
+
+// Every valid transpose_desc is a 2-D transpose, so `auto` must plan it on the GPU whatever its
+// strides (issue 2: every shape, 1xN and Nx1 included). These descriptors normalise to a rank-1
+// strided problem or a rank-2 row copy (classify: kGeneral / kRowCopy), not to kTranspose2d, so the
+// 2-D candidates do not take them. Before the permute_general backstop was registered this returned
+// kVariantNotApplicable ("no gpu variant handles a general problem yet"); kept as a regression test.
+TEST_F(GpuPlanner, AutoPlansEveryTransposeDescriptor) {
+  struct named {
+    const char* what;
+    transpose_desc d;
+  };
+  std::vector<named> cases;
+  {
+    transpose_desc d = tdesc(1, 100);
+    d.ld_out = 4;  // a 1xN transpose into a padded column: out[j * 4] = in[j]
+    cases.push_back({"1xN, ld_out 4", d});
+  }
+  {
+    transpose_desc d = tdesc(100, 1);
+    d.ld_in = 3;  // an Nx1 transpose from a padded column: out[i] = in[i * 3]
+    cases.push_back({"Nx1, ld_in 3", d});
+  }
+  {
+    transpose_desc d = tdesc(50, 1);
+    d.batch = 4;
+    d.batch_stride_in = 60;  // batched Nx1 with padded batches: four strided row copies
+    cases.push_back({"batched Nx1, batch stride 60", d});
+  }
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    plan_data pd;
+    std::string why;
+    EXPECT_EQ(plan_t(c.d, gpu(), &pd, &why), status::kSuccess) << why;
+    // The named seed plans the same descriptor (so the descriptor itself is fine).
+    plan_data named_pd;
+    EXPECT_EQ(plan_t(c.d, gpu("naive_row_read"), &named_pd, &why), status::kSuccess) << why;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Named variants
+
+TEST_F(GpuPlanner, NamedSeedsKeepTheDescriptors2dView) {
+  for (const char* name : {"naive_row_read", "naive_col_read", "smem_v1", "smem_v2", "smem_v3", "tiled"}) {
+    SCOPED_TRACE(name);
+    plan_data pd;
+    std::string why;
+    ASSERT_EQ(plan_t(tdesc(1, 1000), gpu(name), &pd, &why), status::kSuccess) << why;
+    EXPECT_STREQ(pd.variant->name, name);
+    ASSERT_TRUE(pd.has_matrix);
+    EXPECT_EQ(pd.mat.rows, 1);
+    EXPECT_EQ(pd.mat.cols, 1000);
+    EXPECT_EQ(pd.mat.ld_in, 1000);
+    EXPECT_EQ(pd.mat.ld_out, 1);
+    EXPECT_EQ(pd.mat.batch, 1);
+    EXPECT_FALSE(pd.reason.empty());
+    // Nx1 likewise.
+    ASSERT_EQ(plan_t(tdesc(1000, 1), gpu(name), &pd, &why), status::kSuccess) << why;
+    EXPECT_EQ(pd.mat.rows, 1000);
+    EXPECT_EQ(pd.mat.cols, 1);
+  }
+}
+
+TEST_F(GpuPlanner, NamedVariantOnAPermuteDescUsesTheNormalisedMatrix) {
+  // NCHW -> NHWC of (2,3,4,5): per image a 3 x 20 matrix transposed.
+  plan_data pd;
+  std::string why;
+  ASSERT_EQ(plan_p(pdesc({2, 3, 4, 5}, {0, 2, 3, 1}), gpu("naive_col_read"), &pd, &why), status::kSuccess) << why;
+  ASSERT_TRUE(pd.has_matrix);
+  EXPECT_EQ(pd.mat.rows, 3);
+  EXPECT_EQ(pd.mat.cols, 20);
+  EXPECT_EQ(pd.mat.batch, 2);
+  EXPECT_EQ(pd.mat.bs_in, 60);
+  EXPECT_EQ(pd.mat.bs_out, 60);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Launch shapes
+
+TEST_F(GpuPlanner, SeedLaunchShapes) {
+  transpose_desc d = tdesc(1000, 1030);
+  d.batch = 3;
+  plan_data pd;
+  std::string why;
+  // naive_row_read: x walks input columns.
+  ASSERT_EQ(plan_t(d, gpu("naive_row_read"), &pd, &why), status::kSuccess) << why;
+  EXPECT_EQ(pd.launch.block_x, 16);  // note 000's default
+  EXPECT_EQ(pd.launch.block_y, 16);
+  expect_grid(pd, ceil_div(1030, 16), ceil_div(1000, 16), 3);
+  ASSERT_EQ(plan_t(d, gpu("naive_row_read", 32, 16), &pd, &why), status::kSuccess) << why;
+  EXPECT_EQ(pd.launch.block_x, 32);
+  EXPECT_EQ(pd.launch.block_y, 16);
+  expect_grid(pd, 33, 63, 3);
+  // naive_col_read: x walks input rows, so the grid is swapped.
+  ASSERT_EQ(plan_t(d, gpu("naive_col_read"), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, ceil_div(1000, 16), ceil_div(1030, 16), 3);
+  ASSERT_EQ(plan_t(d, gpu("naive_col_read", 32, 16), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, 32, 65, 3);
+  // The shared-memory seeds: BxB blocks over (cols, rows).
+  for (const char* name : {"smem_v1", "smem_v2", "smem_v3"}) {
+    SCOPED_TRACE(name);
+    ASSERT_EQ(plan_t(d, gpu(name), &pd, &why), status::kSuccess) << why;
+    EXPECT_EQ(pd.launch.block_x, 16);
+    EXPECT_EQ(pd.launch.block_y, 16);
+    expect_grid(pd, 65, 63, 3);
+    ASSERT_EQ(plan_t(d, gpu(name, 32, 32), &pd, &why), status::kSuccess) << why;
+    expect_grid(pd, 33, 32, 3);
+    ASSERT_EQ(plan_t(d, gpu(name, 8, 8), &pd, &why), status::kSuccess) << why;
+    expect_grid(pd, 129, 125, 3);
+  }
+  // tiled: 32x32 tiles whatever the block height.
+  ASSERT_EQ(plan_t(d, gpu("tiled"), &pd, &why), status::kSuccess) << why;
+  EXPECT_EQ(pd.launch.block_x, 32);
+  EXPECT_EQ(pd.launch.block_y, 8);
+  expect_grid(pd, 33, 32, 3);
+  ASSERT_EQ(plan_t(d, gpu("tiled", 32, 16), &pd, &why), status::kSuccess) << why;
+  EXPECT_EQ(pd.launch.block_y, 16);
+  expect_grid(pd, 33, 32, 3);
+  ASSERT_EQ(plan_t(d, gpu("tiled", 32, 1), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, 33, 32, 3);
+}
+
+TEST_F(GpuPlanner, GridsBeyondTheHardwareLimitStillPlan) {
+  plan_data pd;
+  std::string why;
+  // 65,537 block rows of 16: more than the 65,535 a grid may have in y. The plan keeps the true
+  // count (64-bit fields); the kernels loop over what the capped launch does not cover.
+  const i64 tall = 16 * i64{65536} + 1;
+  ASSERT_EQ(plan_t(tdesc(tall, 3), gpu("naive_row_read"), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, 1, 65537, 1);
+  ASSERT_EQ(plan_t(tdesc(tall, 3), gpu("naive_col_read"), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, 65537, 1, 1);
+  ASSERT_EQ(plan_t(tdesc(tall, 3), gpu("smem_v2"), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, 1, 65537, 1);
+  const i64 taller = 32 * i64{65536} + 5;
+  ASSERT_EQ(plan_t(tdesc(taller, 40), gpu("tiled"), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, 2, 65537, 1);
+  // Batches beyond 65,535 in z.
+  transpose_desc b = tdesc(2, 2);
+  b.batch = 70000;
+  ASSERT_EQ(plan_t(b, gpu("tiled"), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, 1, 1, 70000);
+  ASSERT_EQ(plan_t(b, gpu("naive_row_read"), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, 1, 1, 70000);
+  // More than 2^31 elements.
+  ASSERT_EQ(plan_t(tdesc(50000, 50000), gpu("tiled"), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, 1563, 1563, 1);
+  EXPECT_EQ(pd.in_span_bytes, i64{50000} * 50000 * 4);
+  // And auto plans the tall shapes too.
+  ASSERT_EQ(plan_t(tdesc(taller, 40), gpu(), &pd, &why), status::kSuccess) << why;
+  EXPECT_EQ(pd.variant->where, backend::kGpu);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Plans made through make_plan (CPU here; GPU when one is present)
+
+plan_options cpu_opts(std::string variant = "auto") {
+  plan_options o;
+  o.where = backend::kCpu;
+  o.variant = std::move(variant);
+  return o;
+}
+
+TEST(CpuPlanner, AutoPicksACpuVariant) {
+  for (const auto& d : {pdesc({2, 3, 4}, {2, 1, 0}), pdesc({2, 3, 4, 5}, {0, 2, 1, 3}), pdesc({6, 7}, {1, 0}),
+                        pdesc({8}, {0})}) {
+    xpose::plan p;
+    std::string why;
+    ASSERT_EQ(xpose::make_plan(d, cpu_opts(), &p, &why), status::kSuccess) << why;
+    EXPECT_TRUE(p.valid());
+    EXPECT_EQ(p.where(), backend::kCpu);
+    const auto* v = xpose::detail::find_variant(p.variant());
+    ASSERT_NE(v, nullptr) << p.variant();
+    EXPECT_EQ(v->where, backend::kCpu);
+  }
+}
+
+TEST(CpuPlanner, NamedCpuNaive) {
+  xpose::plan p;
+  ASSERT_EQ(xpose::make_plan(tdesc(5, 6), cpu_opts("cpu_naive"), &p), status::kSuccess);
+  EXPECT_EQ(p.variant(), "cpu_naive");
+  EXPECT_FALSE(p.data()->reason.empty());
+  // cpu_naive takes no block shape.
+  plan_options o = cpu_opts("cpu_naive");
+  o.block_x = 16;
+  o.block_y = 16;
+  std::string why;
+  EXPECT_EQ(xpose::make_plan(tdesc(5, 6), o, &p, &why), status::kInvalidBlock);
+  EXPECT_FALSE(why.empty());
+}
+
+TEST(CpuPlanner, SummaryIsOneLineNamingTheVariant) {
+  for (const char* variant : {"auto", "cpu_naive"}) {
+    for (const auto& d : {pdesc({2, 3, 4}, {2, 1, 0}), pdesc({6, 7}, {1, 0}), pdesc({6, 7}, {0, 1})}) {
+      xpose::plan p;
+      ASSERT_EQ(xpose::make_plan(d, cpu_opts(variant), &p), status::kSuccess);
+      const std::string s = p.summary();
+      EXPECT_EQ(s.find('\n'), std::string::npos) << s;
+      EXPECT_NE(s.find(p.variant()), std::string::npos) << s;
+      EXPECT_NE(s.find("cpu"), std::string::npos) << s;
+    }
+  }
+  xpose::plan t;
+  ASSERT_EQ(xpose::make_plan(tdesc(300, 200, 8), cpu_opts(), &t), status::kSuccess);
+  EXPECT_EQ(t.summary().find('\n'), std::string::npos);
+  EXPECT_NE(t.summary().find(t.variant()), std::string::npos);
+  EXPECT_NE(t.summary().find("300"), std::string::npos) << t.summary();  // names the problem
+}
+
+TEST(CpuPlanner, PlansAreValuesThatCopy) {
+  xpose::plan empty;
+  EXPECT_FALSE(empty.valid());
+  EXPECT_EQ(empty.variant(), "none");
+  EXPECT_FALSE(empty.summary().empty());
+  xpose::plan p;
+  ASSERT_EQ(xpose::make_plan(tdesc(5, 6), cpu_opts(), &p), status::kSuccess);
+  xpose::plan q = p;
+  EXPECT_TRUE(q.valid());
+  EXPECT_EQ(q.summary(), p.summary());
+  xpose::plan r = std::move(q);
+  EXPECT_TRUE(r.valid());
+  EXPECT_EQ(r.variant(), p.variant());
+}
+
+TEST(GpuMakePlan, SummaryIsOneLineNamingTheVariant) {
+  XPOSE_REQUIRE_GPU();
+  plan_options o;
+  o.where = backend::kGpu;
+  for (const char* variant : {"auto", "naive_row_read", "naive_col_read", "smem_v1", "smem_v2", "smem_v3", "tiled"}) {
+    o.variant = variant;
+    xpose::plan p;
+    std::string why;
+    ASSERT_EQ(xpose::make_plan(tdesc(1000, 700), o, &p, &why), status::kSuccess) << why;
+    const std::string s = p.summary();
+    EXPECT_EQ(s.find('\n'), std::string::npos) << s;
+    EXPECT_NE(s.find(p.variant()), std::string::npos) << s;
+    if (std::string(variant) != "auto") {
+      EXPECT_EQ(p.variant(), variant);
+    }
+  }
+}
+
+}  // namespace

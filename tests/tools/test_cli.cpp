@@ -1,0 +1,128 @@
+// The CLI, driven in-process: bad input gets one line and a non-zero exit; the bench's JSON and CSV
+// have the documented keys; a CPU bench verifies its outputs.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "bench/report.hpp"
+#include "commands.hpp"
+
+namespace {
+
+struct cli_result {
+  int code;
+  std::string out, err;
+};
+
+cli_result run_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "xpose");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int code = xpose::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {code, out.str(), err.str()};
+}
+
+int lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+void expect_one_line_error(const std::vector<std::string>& args, const std::string& mention) {
+  const auto r = run_cli(args);
+  std::string joined;
+  for (const auto& a : args) joined += a + " ";
+  EXPECT_NE(r.code, 0) << joined;
+  EXPECT_EQ(lines(r.err), 1) << joined << "\n" << r.err;
+  EXPECT_NE(r.err.find(mention), std::string::npos) << joined << "\n" << r.err;
+  EXPECT_EQ(r.out, "") << joined;
+}
+
+TEST(Cli, BadBenchInputIsOneClearLine) {
+  expect_one_line_error({"bench", "--device", "cpu", "--shapes", "0x5"}, "positive");
+  expect_one_line_error({"bench", "--device", "cpu", "--shapes", "-3x4"}, "positive");
+  expect_one_line_error({"bench", "--device", "cpu", "--shapes", "abc"}, "abc");
+  expect_one_line_error({"bench", "--device", "cpu", "--shapes", "99999999999999999999x2"}, "64-bit");
+  expect_one_line_error({"bench", "--device", "cpu", "--shapes", "4000000000x4000000000", "--dtype", "c128"}, "overflow");
+  expect_one_line_error({"bench", "--device", "cpu", "--dtype", "f31"}, "f31");
+  expect_one_line_error({"bench", "--device", "cpu", "--variants", "nope"}, "nope");
+  expect_one_line_error({"bench", "--device", "cpu", "--variants", "tiled"}, "tiled");
+  expect_one_line_error({"bench", "--device", "cpu", "--block", "0x16"}, "block");
+  expect_one_line_error({"bench", "--device", "cpu", "--block", "64x32"}, "1024");
+  expect_one_line_error({"bench", "--device", "cpu", "--reps", "0"}, "reps");
+  expect_one_line_error({"bench", "--device", "tpu"}, "device");
+  expect_one_line_error({"bench", "--device", "cpu", "--extents", "2,3", "--perm", "0,0"}, "more than once");
+  expect_one_line_error({"bench", "--device", "cpu", "--extents", "2,3,4", "--perm", "0,1"}, "rank");
+  expect_one_line_error({"bench", "--frobnicate"}, "frobnicate");
+  expect_one_line_error({"bench", "--device", "cpu", "--baseline", "mkl"}, "mkl");
+  expect_one_line_error({}, "subcommand");
+}
+
+TEST(Cli, CpuBenchVerifiesAndWritesJsonAndCsv) {
+  const std::string json = ::testing::TempDir() + "xpose_bench.json", csv = ::testing::TempDir() + "xpose_bench.csv";
+  const auto r = run_cli({"bench", "--device", "cpu", "--variants", "all", "--shapes", "64x48,1x7", "--dtype", "f32,i8,c128",
+                          "--reps", "3", "--warmup", "1", "--json", json, "--csv", csv});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("| cpu_naive | cpu | 64x48 | f32 |"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("WRONG"), std::string::npos) << r.out;
+
+  std::ifstream jf(json);
+  const auto j = nlohmann::json::parse(jf);
+  ASSERT_TRUE(j.contains("device"));
+  EXPECT_EQ(j["device"]["backend"], "cpu");
+  ASSERT_TRUE(j["results"].is_array());
+  EXPECT_GE(j["results"].size(), 6u);  // at least one CPU variant x 2 shapes x 3 dtypes
+  for (const auto& rec : j["results"]) {
+    std::vector<std::string> keys;
+    for (auto it = rec.begin(); it != rec.end(); ++it) keys.push_back(it.key());
+    auto expected = xpose::bench::record_keys();
+    std::sort(keys.begin(), keys.end());
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(keys, expected);
+    EXPECT_EQ(rec["verified"], true);
+    EXPECT_GT(rec["median_ms"].get<double>(), 0.0);
+    EXPECT_LE(rec["min_ms"].get<double>(), rec["median_ms"].get<double>());
+    EXPECT_GE(rec["max_ms"].get<double>(), rec["median_ms"].get<double>());
+    EXPECT_GT(rec["copy_gbps"].get<double>(), 0.0);
+  }
+  std::ifstream cf(csv);
+  std::string header;
+  std::getline(cf, header);
+  EXPECT_EQ(header, "variant,backend,rows,cols,batch,dtype,elem_bytes,median_ms,min_ms,max_ms,gbps,copy_gbps,pct_of_copy,verified");
+  int rows = 0;
+  for (std::string line; std::getline(cf, line);) ++rows;
+  EXPECT_EQ(rows, static_cast<int>(j["results"].size()));
+}
+
+TEST(Cli, PermutationBenchOnCpu) {
+  const std::string json = ::testing::TempDir() + "xpose_perm.json";
+  const auto r = run_cli({"bench", "--device", "cpu", "--extents", "3,4,5,6", "--perm", "3,1,0,2", "--dtype", "f64",
+                          "--reps", "2", "--json", json});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream jf(json);
+  const auto j = nlohmann::json::parse(jf);
+  ASSERT_FALSE(j["results"].empty());
+  EXPECT_EQ(j["results"][0]["extents"], nlohmann::json({3, 4, 5, 6}));
+  EXPECT_EQ(j["results"][0]["perm"], nlohmann::json({3, 1, 0, 2}));
+  EXPECT_EQ(j["results"][0]["verified"], true);
+}
+
+TEST(Cli, PlanPrintsOneLine) {
+  auto r = run_cli({"plan", "--shape", "100x200", "--device", "cpu"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(lines(r.out), 1) << r.out;
+  EXPECT_NE(r.out.find("cpu"), std::string::npos);
+  r = run_cli({"plan", "--extents", "2,3,4", "--perm", "2,1,0", "--device", "cpu", "--dtype", "f16"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("general"), std::string::npos) << r.out;
+  expect_one_line_error({"plan", "--extents", "2,3", "--perm", "0,2", "--device", "cpu"}, "outside");
+  expect_one_line_error({"plan", "--shape", "10x10", "--device", "cpu", "--variant", "warp"}, "warp");
+}
+
+}  // namespace
