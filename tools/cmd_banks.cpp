@@ -188,7 +188,8 @@ void run_banks(const banks_args& a, context& ctx) {
   else if (pitch / model::kBankBytes % model::kBanks == 0)
     rows_apart = "a multiple of 32 banks: every row starts in bank 0";
   else
-    rows_apart = fmt::format("successive rows start {} banks apart", pitch / model::kBankBytes % model::kBanks);
+    rows_apart = fmt::format("successive rows start {} bank{} apart", pitch / model::kBankBytes % model::kBanks,
+                             pitch / model::kBankBytes % model::kBanks == 1 ? "" : "s");
   os << fmt::format("shared array {} of {}-byte elements: row pitch {} bytes, {}\n", k.array.declaration(), eb, pitch,
                     rows_apart);
   os << fmt::format("{} tiles of {}x{} ({} x {} tiles{}); banks are 4 bytes wide, 32 of them, one word each per wavefront\n\n",

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -259,33 +260,29 @@ struct profile_args {
 };
 
 // The standard comparison set. Shapes are small on purpose: on launches with many blocks per SM
-// (1000x1000 with 16x16 blocks already) ncu adds load wavefronts and "conflicts" that come from
-// collisions with concurrent global loads and stores in the same L1 data banks, and they change from
-// run to run. Every `exact` case below gave the same counts in 5 repeated ncu runs on the H200.
+// (1000x1000 or 512x768 with the seeds' 16x16 blocks) ncu adds load wavefronts and "conflicts" that
+// no access pattern explains and that change from run to run (+1% to +7% on the H200); the likely
+// cause is collisions with concurrent global-memory traffic in the same L1 data banks. Every `exact`
+// case below gave the same counts in 3 to 5 repeated ncu runs on the H200.
 std::vector<profile_case> standard_suite() {
   std::vector<profile_case> s;
-  const char* shapes[] = {"256x256", "100x100", "130x70"};  // 100 and 130x70 are not block multiples
-  for (const char* v : {"smem_v1", "smem_v2", "smem_v3"}) {
+  const char* shapes[] = {"256x256", "100x100", "130x70"};  // 100x100 and 130x70 are not block multiples
+  for (const char* v : {"smem_v1", "smem_v2", "smem_v3", "tiled"}) {
     for (const char* shape : shapes)
       for (const char* d : {"f16", "f32", "f64"}) s.push_back({v, shape, "", d});
     for (const char* d : {"i8", "c128"}) s.push_back({v, "100x100", "", d});
-    for (const char* b : {"8x8", "32x32"}) s.push_back({v, "100x100", b, "f32"});
+    const bool seed = std::string_view(v) != "tiled";
+    for (const char* b : seed ? std::vector<const char*>{"8x8", "32x32"} : std::vector<const char*>{"32x4", "32x16"})
+      s.push_back({v, "100x100", b, "f32"});
   }
   s.push_back({"smem_v3", "37x45", "", "f32", 3});
-  // tiled at its default 32x8: 4- and 8-byte elements. With 1-, 2- and 16-byte elements its loads
-  // take longer and collide with the loop's global stores (a few extra wavefronts at 32x8), so those
-  // sizes are compared at 32x4, where they were exact.
-  for (const char* shape : shapes)
-    for (const char* d : {"f32", "f64"}) s.push_back({"tiled", shape, "", d});
   s.push_back({"tiled", "37x45", "", "f64", 3});
-  for (const char* d : {"i8", "f16", "c128"}) s.push_back({"tiled", "100x100", "32x4", d});
-  s.push_back({"tiled", "256x256", "32x4", "f16"});
-  for (const char* b : {"32x1", "32x2"}) s.push_back({"tiled", "100x100", b, "f32"});
-  // Reported, not counted: launches where concurrent global traffic inflates ncu's load counters.
+  // Reported, not counted: larger launches. The seeds' kernels there carry the extra load wavefronts
+  // described above; tiled came out exact in every run so far, but is not relied on.
   s.push_back({"smem_v2", "1000x1000", "", "f32", 1, false});
-  s.push_back({"tiled", "512x768", "", "f32", 1, false});
-  s.push_back({"tiled", "256x256", "32x16", "f32", 1, false});
-  s.push_back({"tiled", "256x256", "", "f16", 1, false});
+  s.push_back({"smem_v3", "512x768", "", "f16", 1, false});
+  s.push_back({"tiled", "1000x1000", "", "f32", 1, false});
+  s.push_back({"tiled", "512x768", "", "f64", 1, false});
   return s;
 }
 

@@ -108,7 +108,8 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   const bool contiguous_rows = s.ti == ni && n.j.out_stride == ni * e;
   s.stream = kt.stream_copy && out_bytes >= kStreamMinBytes && n.i.out_stride == e &&
              (s.ti * e >= 64 || contiguous_rows);
-  if (s.stream && !contiguous_rows) s.tj = std::max<i64>(1, std::min(s.tj, kBufBytes / round_up(s.ti * e, 64)));
+  // (Room for one extra line per row: run_tiles' kExtended mode.)
+  if (s.stream && !contiguous_rows) s.tj = std::max<i64>(1, std::min(s.tj, kBufBytes / round_up(s.ti * e + 64, 64)));
   if (s.stream && contiguous_rows) s.tj = std::max<i64>(1, std::min(s.tj, kBufBytes / (s.ti * e)));
   return s;
 }
@@ -147,23 +148,39 @@ struct tile_runner {
   }
 };
 
+// How a streaming tile reaches the output; fixed per run by the output pointer and strides.
+enum class store_mode {
+  kDirect,      // the kernel writes the output (small outputs, strided rows, misaligned elements)
+  kContiguous,  // the tile's rows are one run of memory: one streaming copy
+  kAligned,     // every row starts on the base's line offset: i tiles start on line boundaries
+  kExtended,    // rows at differing line offsets: each tile transposes one line's worth of extra
+                // elements, and every row streams the whole lines that start inside its tile
+};
+
 void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& kt, const tile_shape& s,
                const std::byte* in, std::byte* out) {
   const i64 e = n.elem, ni = n.i.extent, nj = n.j.extent;
   const int ke = elem_index(e);
   const tile_runner tile{n, ke >= 0 && n.j.in_stride == e ? kt.tile[ke] : nullptr};
 
-  // Streaming: start the i tiles where the output rows start whole cache lines, when every row
-  // shares the base's alignment, so that no line is written partly by two tiles.
-  i64 shift = 0;
+  // Streaming stores must cover whole cache lines (microkernels_avx2.cpp says why); this picks the
+  // tiling that lets them. Lines split between two tiles would be written by ordinary stores,
+  // each one a read-for-ownership from memory at latency: 15% of memcpy at 8193 x 8192 f32.
+  const auto mis = static_cast<i64>(reinterpret_cast<std::uintptr_t>(out) % 64);
   bool rows_aligned = n.j.out_stride % 64 == 0;
   for (int k = 0; k < n.outer_rank; ++k) rows_aligned = rows_aligned && n.outer[k].out_stride % 64 == 0;
-  const auto mis = static_cast<i64>(reinterpret_cast<std::uintptr_t>(out) % 64);
-  const bool contiguous_rows = s.ti == ni && n.j.out_stride == ni * e;
-  if (s.stream && !contiguous_rows && rows_aligned && mis % e == 0 && 64 % e == 0)
-    shift = (s.ti - ((64 - mis) % 64) / e % s.ti) % s.ti;
+  const bool lines_split_elems = 64 % e != 0 || mis % e != 0;
+  store_mode mode = store_mode::kDirect;
+  if (s.stream) {
+    if (s.ti == ni && n.j.out_stride == ni * e)
+      mode = store_mode::kContiguous;
+    else if (!lines_split_elems)
+      mode = rows_aligned ? store_mode::kAligned : store_mode::kExtended;
+  }
+  const i64 shift = mode == store_mode::kAligned ? (s.ti - ((64 - mis) % 64) / e % s.ti) % s.ti : 0;
+  const i64 ext = mode == store_mode::kExtended ? 64 / e : 0;  // extra elements per tile row
   const i64 nti = ceil_div(ni + shift, s.ti), ntj = ceil_div(nj, s.tj);
-  const i64 ldb = contiguous_rows ? ni * e : round_up(s.ti * e, 64);
+  const i64 ldb = mode == store_mode::kContiguous ? ni * e : round_up((s.ti + ext) * e, 64);
 
   const i64 tasks = n.outer_count() * nti * ntj;
   const int threads = team_size(pd, n.outer_count() * ni * nj * e, tasks);
@@ -180,15 +197,36 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         const i64 i0 = std::max<i64>(0, bi * s.ti - shift), i1 = std::min(ni, (bi + 1) * s.ti - shift);
         const i64 j0 = bj * s.tj, j1 = std::min(nj, j0 + s.tj);
         const std::byte* src = in + cur.in + i0 * n.i.in_stride + j0 * n.j.in_stride;
-        std::byte* dst = out + cur.out + i0 * n.i.out_stride + j0 * n.j.out_stride;
-        if (!s.stream) {
-          tile(src, dst, n.i.out_stride, n.j.out_stride, i1 - i0, j1 - j0);
-        } else {
-          tile(src, buf, e, ldb, i1 - i0, j1 - j0);
-          if (contiguous_rows)
+        std::byte* dst = out + cur.out + i0 * e + j0 * n.j.out_stride;
+        switch (mode) {
+          case store_mode::kDirect:
+            tile(src, out + cur.out + i0 * n.i.out_stride + j0 * n.j.out_stride, n.i.out_stride, n.j.out_stride,
+                 i1 - i0, j1 - j0);
+            break;
+          case store_mode::kContiguous:
+            tile(src, buf, e, ldb, i1 - i0, j1 - j0);
             kt.stream_copy(dst, buf, static_cast<std::size_t>((j1 - j0) * ldb));
-          else
+            break;
+          case store_mode::kAligned:
+            tile(src, buf, e, ldb, i1 - i0, j1 - j0);
             kt.stream_rows(dst, n.j.out_stride, buf, ldb, j1 - j0, (i1 - i0) * e);
+            break;
+          case store_mode::kExtended: {
+            // Row j owns the lines that start in [i0, i1) (its first and last partial lines at the
+            // ends of the whole row): from its first line boundary at or after i0 (the part
+            // before belongs to the previous tile) to its first at or after i1.
+            const i64 i1x = std::min(ni, i1 + ext);
+            tile(src, buf, e, ldb, i1x - i0, j1 - j0);
+            for (i64 j = 0; j < j1 - j0; ++j) {
+              std::byte* row = dst + j * n.j.out_stride;
+              const auto a = static_cast<i64>(reinterpret_cast<std::uintptr_t>(row) % 64);
+              const i64 first = std::min(i0 == 0 ? 0 : ((64 - a) % 64) / e, ni - i0);
+              const i64 last = std::min(ni - i0, (i1 - i0) + ((64 - (a + (i1 - i0) * e) % 64) % 64) / e);
+              if (last > first)
+                kt.stream_copy(row + first * e, buf + j * ldb + first * e, static_cast<std::size_t>((last - first) * e));
+            }
+            break;
+          }
         }
         if (++bj == ntj) {
           bj = 0;

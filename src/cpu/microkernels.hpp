@@ -26,10 +26,12 @@ struct kernel_table {
   const char* isa;                 // "avx2" or "scalar", for plan summaries and tests
   std::array<tile_fn, 5> tile{};   // indexed by log2(element bytes): 1, 2, 4, 8, 16
   copy_fn stream_copy = nullptr;   // null: no streaming stores on this ISA (use memcpy)
-  // Streams `rows` rows of `bytes` bytes from a staging buffer (row stride ldb, 64-byte aligned
-  // rows) to dst (row stride ldo); the tight loop of the streaming tiles. Null with stream_copy.
-  void (*stream_rows)(std::byte* dst, std::int64_t ldo, const std::byte* buf, std::int64_t ldb, std::int64_t rows,
-                      std::int64_t bytes) = nullptr;
+  // For each of `rows` rows (row r at dst + r*ldo, staged at buf + r*ldb): streams the whole
+  // 64-byte lines from the row's first line boundary on, through the line holding byte len - 1,
+  // i.e. bytes [first, first + 64 * ceil((len - first) / 64)). The caller makes sure the staging
+  // buffer holds those bytes and that the row owns those lines. Null with stream_copy.
+  void (*stream_lines)(std::byte* dst, std::int64_t ldo, const std::byte* buf, std::int64_t ldb, std::int64_t rows,
+                       std::int64_t len) = nullptr;
   void (*stream_fence)() = nullptr;  // orders this thread's streaming stores before later loads
 };
 

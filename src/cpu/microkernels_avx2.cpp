@@ -235,11 +235,13 @@ void tile_16b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i
 }
 
 // ------------------------------------------------------------------------------- streaming copy
-// Regular stores up to the first 64-byte boundary, 32-byte streaming stores (_mm256_stream_si256
-// needs 32-byte alignment; starting on a line boundary keeps each line's two halves together in
-// one write-combining buffer) for the middle, regular stores for the tail. Streaming stores bypass the
-// cache and skip the read-for-ownership of each output line, so a large copy moves 2 bytes of
-// memory traffic per byte instead of 3.
+// Streaming (non-temporal) stores bypass the cache and skip the read-for-ownership of each output
+// line, so a large copy costs 2 bytes of memory traffic per byte instead of 3. They only pay for
+// whole cache lines: a line written partly by a streaming store and partly by ordinary stores (or
+// flushed from its write-combining buffer half full) turns into a read-modify-write in memory;
+// doing that twice per 256-byte row made a 8191 x 8193 transpose 5x slower (docs/cpu.md). So:
+// ordinary stores up to the first 64-byte boundary, streaming stores for the whole lines, ordinary
+// stores for the last partial line.
 void stream_copy(std::byte* dst, const std::byte* src, std::size_t n) {
   const std::size_t head = (64 - (reinterpret_cast<std::uintptr_t>(dst) & 63)) & 63;
   if (n < head + 64) {
@@ -250,36 +252,30 @@ void stream_copy(std::byte* dst, const std::byte* src, std::size_t n) {
   dst += head;
   src += head;
   n -= head;
-  for (; n >= 128; n -= 128, src += 128, dst += 128) {
+  for (; n >= 64; n -= 64, src += 64, dst += 64) {
     const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
     const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 32));
-    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 64));
-    const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 96));
     _mm256_stream_si256(reinterpret_cast<__m256i*>(dst), a);
     _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + 32), b);
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + 64), c);
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + 96), d);
   }
-  for (; n >= 32; n -= 32, src += 32, dst += 32)
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src)));
   std::memcpy(dst, src, n);
 }
 
-// The common case gets a loop of aligned 32-byte loads and streaming stores with nothing else in
-// it: destination rows on 32-byte boundaries, whole 32-byte units. Anything else goes through
-// stream_copy row by row.
-void stream_rows(std::byte* dst, i64 ldo, const std::byte* buf, i64 ldb, i64 rows, i64 bytes) {
-  const bool aligned = (reinterpret_cast<std::uintptr_t>(dst) | static_cast<std::uintptr_t>(ldo) |
-                        static_cast<std::uintptr_t>(bytes)) % 32 == 0;
-  if (!aligned) {
-    for (i64 r = 0; r < rows; ++r)
-      stream_copy(dst + r * ldo, buf + r * ldb, static_cast<std::size_t>(bytes));
-    return;
-  }
+// The tight loop of the streaming tiles, one call per tile (a call per row cost 45% at 8193 x
+// 8192 f32 single-threaded: the per-row work is not hidden behind the memory stalls).
+void stream_lines(std::byte* dst, i64 ldo, const std::byte* buf, i64 ldb, i64 rows, i64 len) {
   for (i64 r = 0; r < rows; ++r) {
-    auto* d = reinterpret_cast<__m256i*>(dst + r * ldo);
-    const auto* s = reinterpret_cast<const __m256i*>(buf + r * ldb);
-    for (i64 k = 0; k < bytes / 32; ++k) _mm256_stream_si256(d + k, _mm256_load_si256(s + k));
+    std::byte* d = dst + r * ldo;
+    const std::byte* s = buf + r * ldb;
+    const i64 first = static_cast<i64>((64 - (reinterpret_cast<std::uintptr_t>(d) & 63)) & 63);
+    d += first;
+    s += first;
+    for (i64 k = first; k < len; k += 64, d += 64, s += 64) {
+      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s));
+      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + 32));
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(d), a);
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(d + 32), b);
+    }
   }
 }
 
@@ -288,7 +284,7 @@ void fence() { _mm_sfence(); }
 }  // namespace
 
 const kernel_table* avx2_kernels() {
-  static const kernel_table t{"avx2", {tile_1b, tile_2b, tile_4b, tile_8b, tile_16b}, stream_copy, stream_rows, fence};
+  static const kernel_table t{"avx2", {tile_1b, tile_2b, tile_4b, tile_8b, tile_16b}, stream_copy, stream_lines, fence};
   return &t;
 }
 

@@ -43,7 +43,7 @@ status run_naive(const plan_data& pd, const void* in, void* out, CUstream_st*, s
   const auto* src = static_cast<const std::byte*>(in);
   auto* dst = static_cast<std::byte*>(out);
   return with_elem_size(pd.prob.elem_bytes, [&]<int B>() {
-    if (pd.has_matrix)
+    if (pd.has_matrix && pd.mat.batch_rank <= 1)
       naive_matrix<B>(pd.mat, src, dst);
     else
       naive_general<B>(pd.prob, src, dst);

@@ -41,6 +41,26 @@ inline dim3 capped_grid(std::int64_t gx, std::int64_t gy, std::int64_t gz) {
   return dim3(cap(gx, kMaxGridX), cap(gy, kMaxGridYZ), cap(gz, kMaxGridYZ));
 }
 
+// Offsets of matrix b of a batch: b times the batch stride, or b decomposed over a multi-dim batch
+// (kTransposeNd). Called once per tile, so its 64-bit divisions are amortised over the tile.
+__device__ __forceinline__ void batch_offsets(const matrix_view& m, std::int64_t b, std::int64_t* in_off,
+                                              std::int64_t* out_off) {
+  if (m.batch_rank <= 1) {
+    *in_off = b * m.bs_in;
+    *out_off = b * m.bs_out;
+    return;
+  }
+  std::int64_t i = 0, o = 0;
+  for (int k = m.batch_rank - 1; k >= 0; --k) {
+    const std::int64_t idx = b % m.batch_ext[k];
+    b /= m.batch_ext[k];
+    i += idx * m.batch_in[k];
+    o += idx * m.batch_out[k];
+  }
+  *in_off = i;
+  *out_off = o;
+}
+
 inline dim3 grid_of(const launch_shape& l) { return capped_grid(l.grid_x, l.grid_y, l.grid_z); }
 inline dim3 block_of(const launch_shape& l) { return dim3(l.block_x, l.block_y, l.block_z); }
 

@@ -3,12 +3,21 @@
 #include <fmt/format.h>
 
 #include "gpu/geometry.hpp"
-#include "gpu/kernels/fast_tile_shape.hpp"
+#include "gpu/kernels/tile_shapes.hpp"
 #include "gpu/variants.hpp"
 #include "plan/validate.hpp"
 
 namespace xpose::detail::gpu {
 namespace {
+
+// The seeds' kernels (and narrow) address matrix b at b * batch stride: one batch dim at most.
+status check_single_batch_dim(const plan_data& pd, const char* variant, std::string* why) {
+  if (pd.mat.batch_rank > 1)
+    return fail(status::kVariantNotApplicable, why,
+                fmt::format("{} handles one batch dimension; this problem has {} (name reg_tile, fast_tile or tiled)",
+                            variant, pd.mat.batch_rank));
+  return status::kSuccess;
+}
 
 status check_block_threads(const launch_shape& l, std::string* why) {
   if (l.block_x < 1 || l.block_y < 1 || static_cast<long>(l.block_x) * l.block_y > 1024)
@@ -37,12 +46,14 @@ void grid_2d(plan_data& pd, std::int64_t fast, std::int64_t slow) {
 }  // namespace
 
 status configure_naive_row_read(plan_data& pd, std::string* why) {
+  if (status s = check_single_batch_dim(pd, "naive_row_read", why); s != status::kSuccess) return s;
   if (status s = check_block_threads(pd.launch, why); s != status::kSuccess) return s;
   grid_2d(pd, pd.mat.cols, pd.mat.rows);  // threadIdx.x walks input columns
   return status::kSuccess;
 }
 
 status configure_naive_col_read(plan_data& pd, std::string* why) {
+  if (status s = check_single_batch_dim(pd, "naive_col_read", why); s != status::kSuccess) return s;
   if (status s = check_block_threads(pd.launch, why); s != status::kSuccess) return s;
   grid_2d(pd, pd.mat.rows, pd.mat.cols);  // threadIdx.x walks input rows
   return status::kSuccess;
@@ -50,6 +61,7 @@ status configure_naive_col_read(plan_data& pd, std::string* why) {
 
 #define XPOSE_SMEM_SEED_CONFIGURE(NAME)                                                        \
   status configure_##NAME(plan_data& pd, std::string* why) {                                   \
+    if (status s = check_single_batch_dim(pd, #NAME, why); s != status::kSuccess) return s;    \
     if (status s = check_square_block(pd.launch, #NAME, why); s != status::kSuccess) return s; \
     grid_2d(pd, pd.mat.cols, pd.mat.rows);                                                     \
     return status::kSuccess;                                                                   \
@@ -79,7 +91,11 @@ status check_vector_strides(const plan_data& pd, const char* variant, bool in_si
   const int v = 16 / pd.prob.elem_bytes;
   const auto& m = pd.mat;
   const bool batched = m.batch > 1;
-  if ((in_side && (m.ld_in % v || (batched && m.bs_in % v))) || (out_side && (m.ld_out % v || (batched && m.bs_out % v))))
+  bool nd_ok = true;  // every stride of a multi-dim batch
+  for (int k = 0; k < m.batch_rank && m.batch_rank > 1; ++k)
+    nd_ok = nd_ok && (!in_side || m.batch_in[k] % v == 0) && (!out_side || m.batch_out[k] % v == 0);
+  if (!nd_ok || (in_side && (m.ld_in % v || (batched && m.batch_rank <= 1 && m.bs_in % v))) ||
+      (out_side && (m.ld_out % v || (batched && m.batch_rank <= 1 && m.bs_out % v))))
     return fail(status::kMisaligned, why,
                 fmt::format("{} moves 16-byte vectors: leading dimensions and batch strides must be multiples of {} "
                             "elements (ld_in {}, ld_out {}, batch strides {}/{})",
@@ -111,6 +127,28 @@ status configure_fast_tile(plan_data& pd, std::string* why) {
   return status::kSuccess;
 }
 
+template <int S>
+void reg_tile_grid(plan_data& pd) {
+  pd.launch.grid_x = ceil_div(pd.mat.cols, reg_tile_shape<S>::kCols);
+  pd.launch.grid_y = ceil_div(pd.mat.rows, reg_tile_shape<S>::kRows);
+}
+
+status configure_reg_tile(plan_data& pd, std::string* why) {
+  if (status s = check_vector_strides(pd, "reg_tile", true, true, why); s != status::kSuccess) return s;
+  switch (pd.prob.elem_bytes) {
+    case 1: reg_tile_grid<1>(pd); break;
+    case 2: reg_tile_grid<2>(pd); break;
+    case 4: reg_tile_grid<4>(pd); break;
+    case 8: reg_tile_grid<8>(pd); break;
+    default: reg_tile_grid<16>(pd); break;
+  }
+  pd.launch.block_x = kRegTileThreads;
+  pd.launch.block_y = 1;
+  pd.launch.grid_z = pd.mat.batch;
+  pd.align_bytes = 16;
+  return status::kSuccess;
+}
+
 // Tuning: the short side is kept whole when it is at most kNarrowMax elements; each block then
 // holds about kNarrowTileBytes of it (a multiple of 32 elements of the long side).
 inline constexpr int kNarrowMax = 64;
@@ -119,6 +157,7 @@ inline constexpr int kNarrowTileBytes = 16 * 1024;
 status configure_narrow(plan_data& pd, std::string* why) {
   const auto& m = pd.mat;
   const int s = pd.prob.elem_bytes;
+  if (status st = check_single_batch_dim(pd, "narrow", why); st != status::kSuccess) return st;
   bool wide_in;
   if (m.rows <= kNarrowMax && m.ld_out == m.rows) {
     wide_in = true;  // few input rows; the output is one dense run

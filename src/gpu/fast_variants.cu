@@ -3,6 +3,7 @@
 #include "gpu/kernels/fast_tile.cuh"
 #include "gpu/kernels/narrow.cuh"
 #include "gpu/kernels/permute_general.cuh"
+#include "gpu/kernels/reg_tile.cuh"
 #include "gpu/variants.hpp"
 
 namespace xpose::detail::gpu {
@@ -11,6 +12,15 @@ status run_fast_tile(const plan_data& pd, const void* in, void* out, CUstream_st
   return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
     fast_tile_kernel<T><<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(static_cast<const T*>(in),
                                                                           static_cast<T*>(out), pd.mat);
+    XPOSE_CUDA_TRY(cudaGetLastError(), why);
+    return status::kSuccess;
+  });
+}
+
+status run_reg_tile(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
+    reg_tile_kernel<T><<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(
+        static_cast<const T*>(in), static_cast<T*>(out), pd.mat, pd.launch.grid_x, pd.launch.grid_y);
     XPOSE_CUDA_TRY(cudaGetLastError(), why);
     return status::kSuccess;
   });

@@ -66,8 +66,8 @@ bool at_most_two_per_quad(std::span<const lane_access> lanes, int begin, int end
 const char* op_name(smem_op op) { return op == smem_op::kLoad ? "ld" : "st"; }
 
 // How sm_90 serves one warp's request, as measured with Nsight Compute 2025.3 on the H200 (2,256
-// single-warp probes of every width, load and store, lane mask and address pattern, plus 525 launches
-// of the seed and tiled kernels; docs/banks.md):
+// single-warp probes of every width, load and store, lane mask and address pattern, plus about 1,500
+// launches of the seed and tiled kernels; docs/banks.md):
 //
 //   * 1-, 2- and 4-byte accesses: the whole warp is one group. Ideal: 1 wavefront.
 //   * Stores of 8 and 16 bytes: fixed groups of 128 bytes' worth of lanes, half-warps (8 bytes) or

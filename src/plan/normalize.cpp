@@ -26,6 +26,7 @@ const char* class_name(problem_class c) {
   switch (c) {
     case problem_class::kCopy: return "copy";
     case problem_class::kTranspose2d: return "transpose2d";
+    case problem_class::kTransposeNd: return "transpose-nd";
     case problem_class::kRowCopy: return "row-copy";
     case problem_class::kGeneral: return "general";
   }
@@ -99,35 +100,56 @@ problem fuse_dims(const problem& p) {
 
 problem normalize(const problem& p) { return fuse_dims(drop_unit_dims(p)); }
 
+namespace {
+
+// The dims that are contiguous in the input (A) and in the output (B), or -1. After unit dims are
+// dropped at most one dim of a valid output has stride 1; an input may alias (stride-0 broadcast),
+// so the first unit-stride input dim is taken.
+int unit_in_dim(const problem& p) {
+  for (int k = 0; k < p.rank; ++k)
+    if (p.dims[k].in_stride == 1) return k;
+  return -1;
+}
+int unit_out_dim(const problem& p) {
+  for (int k = p.rank - 1; k >= 0; --k)
+    if (p.dims[k].out_stride == 1) return k;
+  return -1;
+}
+
+}  // namespace
+
 problem_class classify(const problem& p) {
   if (p.rank == 0) return problem_class::kCopy;
-  const dim& last = p.dims[p.rank - 1];
-  if (last.in_stride == 1 && last.out_stride == 1)
-    return p.rank == 1 ? problem_class::kCopy : problem_class::kRowCopy;
-  if (p.rank == 2 && p.dims[0].in_stride == 1 && p.dims[1].out_stride == 1)
-    return problem_class::kTranspose2d;
-  if (p.rank == 3 && p.dims[1].in_stride == 1 && p.dims[2].out_stride == 1)
-    return problem_class::kTranspose2d;
+  const int a = unit_in_dim(p), b = unit_out_dim(p);
+  if (a >= 0 && a == b) return p.rank == 1 ? problem_class::kCopy : problem_class::kRowCopy;
+  if (a >= 0 && b >= 0) return p.rank <= 3 ? problem_class::kTranspose2d : problem_class::kTransposeNd;
   return problem_class::kGeneral;
 }
 
 matrix_view as_matrix(const problem& p) {
   matrix_view m;
   if (p.rank == 0) return m;
-  if (p.rank == 1) {  // a copy: one row
-    m.cols = p.dims[0].extent;
+  const int a = unit_in_dim(p), b = unit_out_dim(p);
+  if (p.rank == 1 || a < 0 || b < 0 || a == b) {  // a copy: one row
+    m.cols = p.count();
     m.ld_in = m.cols;
     return m;
   }
-  const int o = p.rank - 2;  // index of the cols dim
-  m.cols = p.dims[o].extent;
-  m.rows = p.dims[o + 1].extent;
-  m.ld_in = p.dims[o + 1].in_stride;
-  m.ld_out = p.dims[o].out_stride;
-  if (p.rank == 3) {
-    m.batch = p.dims[0].extent;
-    m.bs_in = p.dims[0].in_stride;
-    m.bs_out = p.dims[0].out_stride;
+  m.cols = p.dims[a].extent;
+  m.rows = p.dims[b].extent;
+  m.ld_in = p.dims[b].in_stride;
+  m.ld_out = p.dims[a].out_stride;
+  for (int k = 0; k < p.rank; ++k) {
+    if (k == a || k == b) continue;
+    m.batch_ext[m.batch_rank] = p.dims[k].extent;
+    m.batch_in[m.batch_rank] = p.dims[k].in_stride;
+    m.batch_out[m.batch_rank] = p.dims[k].out_stride;
+    m.batch *= p.dims[k].extent;
+    ++m.batch_rank;
+  }
+  if (m.batch_rank == 1) {
+    m.bs_in = m.batch_in[0];
+    m.bs_out = m.batch_out[0];
   }
   return m;
 }

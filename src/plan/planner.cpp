@@ -31,12 +31,13 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
   switch (pd.cls) {
     case problem_class::kCopy:
       return {{"copy", "normalises to a contiguous copy: cudaMemcpyAsync is the ceiling"}};
-    case problem_class::kTranspose2d: {
+    case problem_class::kTranspose2d:
+    case problem_class::kTransposeNd: {
       const auto& m = pd.mat;
-      const bool narrow = std::min(m.rows, m.cols) <= 64;
       std::vector<candidate> c;
-      if (narrow)
+      if (std::min(m.rows, m.cols) <= 64)
         c.push_back({"narrow", "one side <= 64 elements: short side whole, long side in 16 KiB chunks"});
+      c.push_back({"reg_tile", "2-D transpose: 16-byte vectors both ways, transposed in registers"});
       c.push_back({"fast_tile", "2-D transpose: 16-byte vectors both ways through a padded tile"});
       c.push_back({"tiled", "2-D transpose whose strides or pointers rule out 16-byte vectors: classic 32x32 tile"});
       return c;
@@ -68,7 +69,8 @@ status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_ma
     return fail(status::kInvalidBlock, why, "auto chooses its own launch shape; name a variant to set a block");
   if (is_auto) {
     // Matrix view first: the 2-D candidates configure against it.
-    if (pd.cls == problem_class::kTranspose2d || pd.cls == problem_class::kCopy) {
+    if (pd.cls == problem_class::kTranspose2d || pd.cls == problem_class::kTransposeNd ||
+        pd.cls == problem_class::kCopy) {
       pd.mat = as_matrix(pd.prob);
       pd.has_matrix = true;
     }
@@ -108,12 +110,14 @@ status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_ma
   pd.reason = "named by the caller";
   pd.variant = v;
 
-  if (v->matrix_only || pd.cls == problem_class::kTranspose2d || pd.cls == problem_class::kCopy) {
+  const bool matrix_class = pd.cls == problem_class::kTranspose2d || pd.cls == problem_class::kTransposeNd ||
+                            pd.cls == problem_class::kCopy;
+  if (v->matrix_only || matrix_class) {
     if (v->matrix_only && raw_matrix) {
       pd.mat = *raw_matrix;  // a named 2-D kernel runs the descriptor as the caller wrote it
       pd.prob = raw;
       pd.has_matrix = true;
-    } else if (pd.cls == problem_class::kTranspose2d || pd.cls == problem_class::kCopy) {
+    } else if (matrix_class) {
       pd.mat = as_matrix(pd.prob);
       pd.has_matrix = true;
     } else {

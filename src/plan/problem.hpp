@@ -33,18 +33,28 @@ struct problem {
 };
 
 // A batch of row-major matrices: out[b*bs_out + j*ld_out + i] = in[b*bs_in + i*ld_in + j].
+// When the batch spans several dims (batch_rank >= 2, a kTransposeNd problem), matrix b sits at
+// the offsets of b decomposed over batch_ext (outermost first) with the batch_in / batch_out
+// strides; bs_in / bs_out are then unused.
+inline constexpr int kMaxBatchRank = kMaxRank - 2;
 struct matrix_view {
   std::int64_t rows = 1, cols = 1;
   std::int64_t ld_in = 1, ld_out = 1;
   std::int64_t batch = 1, bs_in = 0, bs_out = 0;
+  int batch_rank = 0;
+  std::int64_t batch_ext[kMaxBatchRank] = {};
+  std::int64_t batch_in[kMaxBatchRank] = {};
+  std::int64_t batch_out[kMaxBatchRank] = {};
 };
 
 // How the kernels see a normalised problem.
 enum class problem_class {
   kCopy,         // both layouts contiguous in the same order: a memcpy
-  kTranspose2d,  // (batched) 2-D transpose: one dim contiguous in the input, another in the output
-  kRowCopy,      // the fastest dim is contiguous on both sides, outer dims permuted: strided row copies
-  kGeneral,      // anything else: tiled over the input-fastest and output-fastest dims, rest as batch
+  kTranspose2d,  // one dim contiguous in the input (A), another in the output (B), at most one more
+                 // dim (the batch): a batch of 2-D transposes of B x A matrices
+  kTransposeNd,  // the same with two or more batch dims (full reversals, most permutations)
+  kRowCopy,      // one dim contiguous on both sides, the others permuted: strided row copies
+  kGeneral,      // no dim contiguous in the input (strided views): element by element
 };
 const char* class_name(problem_class c);
 
@@ -60,7 +70,8 @@ problem fuse_dims(const problem& p);
 // drop_unit_dims then fuse_dims.
 problem normalize(const problem& p);
 problem_class classify(const problem& p);
-// The matrix view of a kTranspose2d (or kCopy / rank <= 1) problem.
+// The matrix view of a kTranspose2d / kTransposeNd (or kCopy / rank <= 1) problem: rows = the
+// output-contiguous dim B, cols = the input-contiguous dim A, the other dims the batch.
 matrix_view as_matrix(const problem& p);
 // Largest offset touched + 1, in elements, on each side.
 std::int64_t in_span(const problem& p);

@@ -545,20 +545,29 @@ TEST_F(GpuPlanning, CpuVariantOnGpuPlan) {
   EXPECT_FALSE(why.empty());
 }
 
-TEST_F(GpuPlanning, TwoDimensionalVariantOnARankThreePermutation) {
-  // A full reversal of rank 3 stays rank 3 after normalisation: no 2-D view exists.
-  const permute_desc d = pdesc({2, 3, 4}, {2, 1, 0});
-  for (const auto& v : xpose::detail::all_variants()) {
-    if (v.where != backend::kGpu || !v.matrix_only) continue;
-    SCOPED_TRACE(v.name);
-    std::string why;
-    xpose::detail::plan_data pd;
-    EXPECT_EQ(plan_p(d, gpu(v.name), &why, &pd), status::kVariantNotApplicable);
-    EXPECT_NE(why.find(v.name), std::string::npos) << why;
-    EXPECT_EQ(pd.variant, nullptr) << "plan_problem wrote its output on failure";
+TEST_F(GpuPlanning, TwoDimensionalVariantOnARowCopyOrStridedPermutation) {
+  // [B,H,N,D] -> [B,N,H,D] keeps D contiguous on both sides (a row copy), and a strided input with
+  // no unit-stride dim has no 2-D view at all: the 2-D kernels must refuse both.
+  permute_desc strided = pdesc({3, 4}, {1, 0});
+  strided.in_strides = {8, 2};
+  for (const permute_desc& d : {pdesc({2, 3, 4, 5}, {0, 2, 1, 3}), strided}) {
+    for (const auto& v : xpose::detail::all_variants()) {
+      if (v.where != backend::kGpu || !v.matrix_only) continue;
+      SCOPED_TRACE(v.name);
+      std::string why;
+      xpose::detail::plan_data pd;
+      EXPECT_EQ(plan_p(d, gpu(v.name), &why, &pd), status::kVariantNotApplicable);
+      EXPECT_NE(why.find(v.name), std::string::npos) << why;
+      EXPECT_EQ(pd.variant, nullptr) << "plan_problem wrote its output on failure";
+    }
   }
-  // The same permutation of a (1, 3, 4) tensor normalises to a 2-D transpose: the 2-D kernels take it.
+  // A rank-5 reversal is a 2-D transpose with a 3-dim batch: the seeds (one batch dim) refuse it,
+  // the library's tiled kernels take it.
+  const permute_desc rev5 = pdesc({2, 3, 4, 5, 6}, {4, 3, 2, 1, 0});
   std::string why;
+  EXPECT_EQ(plan_p(rev5, gpu("smem_v2"), &why), status::kVariantNotApplicable);
+  EXPECT_NE(why.find("batch"), std::string::npos) << why;
+  EXPECT_EQ(plan_p(rev5, gpu("tiled"), &why), status::kSuccess) << why;
   EXPECT_EQ(plan_p(pdesc({1, 3, 4}, {2, 1, 0}), gpu("tiled"), &why), status::kSuccess) << why;
 }
 

@@ -392,15 +392,32 @@ TEST(Classify, HandCases) {
   EXPECT_EQ(class_of(pdesc({2, 3, 4, 5}, {0, 2, 3, 1})), pc::kTranspose2d);  // NCHW -> NHWC (H,W fuse)
   EXPECT_EQ(class_of(pdesc({2, 3, 4, 5}, {0, 3, 1, 2})), pc::kTranspose2d);  // NHWC -> NCHW
   EXPECT_EQ(class_of(pdesc({2, 3, 4, 5}, {0, 2, 1, 3})), pc::kRowCopy);      // [B,H,N,D] -> [B,N,H,D]
-  EXPECT_EQ(class_of(pdesc({2, 3, 4}, {2, 1, 0})), pc::kGeneral);            // full reversal, rank 3
-  EXPECT_EQ(class_of(pdesc({2, 3, 4, 5, 6}, {4, 3, 2, 1, 0})), pc::kGeneral);
+  // Full reversals: the input-contiguous dim is the output's first, the output-contiguous dim the
+  // input's first; the dims between are a batch (one dim: kTranspose2d, more: kTransposeNd).
+  EXPECT_EQ(class_of(pdesc({2, 3, 4}, {2, 1, 0})), pc::kTranspose2d);
+  EXPECT_EQ(class_of(pdesc({2, 3, 4, 5, 6}, {4, 3, 2, 1, 0})), pc::kTransposeNd);
   {
-    // Input-fastest dim in the middle but a column-major output, whose fastest dim is the first:
-    // dims (2, in 12, out 1), (4, in 1, out 2), (3, in 4, out 8). Not a batched 2-D transpose.
+    // A strided input with no unit-stride dim is neither: element by element.
+    permute_desc d = pdesc({3, 4}, {1, 0});
+    d.in_strides = {8, 2};
+    EXPECT_EQ(class_of(d), pc::kGeneral);
+  }
+  {
+    // Input-fastest dim in the middle and a column-major output, whose fastest dim is the first:
+    // dims (2, in 12, out 1), (4, in 1, out 2), (3, in 4, out 8). Dims are found by role, not
+    // position: B = dim 0 (rows), A = dim 1 (cols), dim 2 the batch.
     permute_desc d = pdesc({2, 3, 4}, {0, 2, 1});
     d.out_strides = {1, 2, 8};
-    EXPECT_EQ(class_of(d), pc::kGeneral);
-    d.out_strides.clear();  // the same permutation into a dense output is one
+    EXPECT_EQ(class_of(d), pc::kTranspose2d);
+    const auto m = xpose::detail::as_matrix(xpose::detail::normalize(xpose::detail::to_problem(d)));
+    EXPECT_EQ(m.rows, 2);
+    EXPECT_EQ(m.cols, 4);
+    EXPECT_EQ(m.ld_in, 12);
+    EXPECT_EQ(m.ld_out, 2);
+    EXPECT_EQ(m.batch, 3);
+    EXPECT_EQ(m.bs_in, 4);
+    EXPECT_EQ(m.bs_out, 8);
+    d.out_strides.clear();  // the same permutation into a dense output
     EXPECT_EQ(class_of(d), pc::kTranspose2d);
   }
   {

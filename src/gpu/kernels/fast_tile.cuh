@@ -23,7 +23,7 @@
 #pragma once
 
 #include "gpu/common.cuh"
-#include "gpu/kernels/fast_tile_shape.hpp"
+#include "gpu/kernels/tile_shapes.hpp"
 
 namespace xpose::detail::gpu {
 
@@ -55,8 +55,10 @@ __global__ void __launch_bounds__(fast_tile_shape<sizeof(T)>::kThreads)
   for (std::int64_t b = blockIdx.z; b < m.batch; b += gridDim.z)
     for (std::int64_t by = blockIdx.y; by < nby; by += gridDim.y)
       for (std::int64_t bx = blockIdx.x; bx < nbx; bx += gridDim.x) {
-        const T* src = in + b * m.bs_in;
-        T* dst = out + b * m.bs_out;
+        std::int64_t in_off, out_off;
+        batch_offsets(m, b, &in_off, &out_off);
+        const T* src = in + in_off;
+        T* dst = out + out_off;
         const std::int64_t r0 = by * TR, c0 = bx * TC;
         const bool full = r0 + TR <= m.rows && c0 + TC <= m.cols;
 

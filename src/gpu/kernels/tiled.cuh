@@ -27,8 +27,10 @@ __global__ void tiled_kernel(const T* __restrict__ in, T* __restrict__ out, matr
   for (std::int64_t b = blockIdx.z; b < m.batch; b += gridDim.z)
     for (std::int64_t by = blockIdx.y; by < nby; by += gridDim.y)
       for (std::int64_t bx = blockIdx.x; bx < nbx; bx += gridDim.x) {
-        const T* src = in + b * m.bs_in;
-        T* dst = out + b * m.bs_out;
+        std::int64_t in_off, out_off;
+        batch_offsets(m, b, &in_off, &out_off);
+        const T* src = in + in_off;
+        T* dst = out + out_off;
         const std::int64_t col = bx * kT + tx;
 #pragma unroll
         for (int r = ty; r < kT; r += h) {

@@ -1,4 +1,4 @@
-// Tile shapes of fast_tile per element size: the one place to tune them. Shared by the kernel and
+// Tile shapes of fast_tile and reg_tile per element size: the one place to tune them. Shared by the kernel and
 // the host-side launch configuration. The tile's column count must be at least 8 vectors (the
 // 8-lane row segment), so 1-byte tiles are 128 wide. Every thread holds 4 independent 16-byte
 // loads (kThreads = tile vectors / 4). First H200 run (2026-11-29, 16384^2, 256-thread 64x64 tiles
@@ -15,5 +15,15 @@ template <> struct fast_tile_shape<2> { static constexpr int kRows = 64, kCols =
 template <> struct fast_tile_shape<4> { static constexpr int kRows = 32, kCols = 32, kPad = 1, kThreads = 64; };
 template <> struct fast_tile_shape<8> { static constexpr int kRows = 32, kCols = 32, kPad = 1, kThreads = 128; };
 template <> struct fast_tile_shape<16> { static constexpr int kRows = 32, kCols = 32, kPad = 1, kThreads = 256; };
+
+// reg_tile (kernels/reg_tile.cuh): a thread moves U blocks of V x V elements (V = 16 / S); U = 4 / V
+// for 8- and 16-byte elements so each thread still has 4 independent 16-byte loads in flight.
+inline constexpr int kRegTileThreads = 256;
+template <int S> struct reg_tile_shape {
+  static constexpr int kV = 16 / S;                // elements per vector = block edge
+  static constexpr int kU = kV >= 4 ? 1 : 4 / kV;  // blocks per thread, down the rows
+  static constexpr int kRows = 8 * 4 * kU * kV;    // rows per thread block (8 warps x 4 lanes)
+  static constexpr int kCols = 8 * kV;             // cols per thread block (8 lanes)
+};
 
 }  // namespace xpose::detail::gpu

@@ -1,0 +1,87 @@
+// reg_tile: a transpose with no shared memory. Each thread loads a V x V block of elements
+// (V = 16 / element size: V rows, one 16-byte vector each), transposes it in registers and stores
+// V 16-byte vectors of the output.
+//
+// Why: fast_tile's measured ratio to copy fell with the number of shared-memory instructions per
+// 16 bytes moved (H200, 16384^2, first run: 16-byte elements 91%, 8-byte 84%, 4-byte 69%, 2-byte 77%,
+// 1-byte 57%, for 2, 4, 8, 16 and 32 shared accesses per vector): the load/store unit, not DRAM, was
+// the limit. Here a vector costs one global load and one global store; the in-register transpose of
+// 4- and 8-byte elements is free (register renaming) and of 1- and 2-byte elements costs PRMT
+// (byte-permute) ALU instructions, whose throughput is far above the load/store unit's.
+//
+// Warp layout: lane = (a, c) with a = lane / 8 (4 row-blocks) and c = lane % 8 (8 column-blocks), so
+//   loads:  for each of the V rows of a block, 8 lanes read 8 consecutive vectors (128 B) of 4 rows;
+//   stores: for each of the V output rows, 4 lanes write 4 consecutive vectors (64 B) of 8 rows.
+// Every 32-byte sector is read or written whole by one instruction. A thread does U blocks stacked
+// down the rows (U = 4 / V, at least 1) so that it has at least 4 independent loads in flight.
+//
+// Edges: a block that lies wholly inside the matrix moves with vectors; one that crosses an edge
+// moves element by element with bounds checks. Needs 16-byte aligned pointers and leading
+// dimensions (and batch strides) that are multiples of V (planner + execute check).
+//
+// Launch: block (256) = 8 warps stacked down the rows; a block covers (8 * 4 * U * V) rows x (8 * V)
+// cols; grid (ceil(cols / (8V)), ceil(rows / (32 U V)), batch), capped and looped.
+#pragma once
+
+#include "gpu/common.cuh"
+#include "gpu/kernels/fast_tile.cuh"  // vec16
+#include "gpu/kernels/tile_shapes.hpp"
+
+namespace xpose::detail::gpu {
+
+template <class T>
+__global__ void __launch_bounds__(kRegTileThreads) reg_tile_kernel(const T* __restrict__ in, T* __restrict__ out,
+                                                                   matrix_view m, std::int64_t nbx,
+                                                                   std::int64_t nby) {
+  using shape = reg_tile_shape<sizeof(T)>;
+  constexpr int V = shape::kV, U = shape::kU;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int a = lane / 8, c = lane % 8;
+  for (std::int64_t b = blockIdx.z; b < m.batch; b += gridDim.z) {
+    std::int64_t in_off, out_off;
+    batch_offsets(m, b, &in_off, &out_off);
+    const T* src = in + in_off;
+    T* dst = out + out_off;
+    for (std::int64_t by = blockIdx.y; by < nby; by += gridDim.y)
+      for (std::int64_t bx = blockIdx.x; bx < nbx; bx += gridDim.x) {
+        const std::int64_t c0 = bx * shape::kCols + c * V;  // first input column of this thread's blocks
+        std::int64_t r0[U];
+        bool full[U];
+        vec16<T> r[U][V];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          r0[u] = by * shape::kRows + ((u * 8 + warp) * 4 + a) * V;
+          full[u] = r0[u] + V <= m.rows && c0 + V <= m.cols;
+#pragma unroll
+          for (int k = 0; k < V; ++k) {
+            const T* p = src + (r0[u] + k) * m.ld_in + c0;
+            if (full[u]) {
+              r[u][k].v = *reinterpret_cast<const uint4*>(p);
+            } else {
+#pragma unroll
+              for (int e = 0; e < V; ++e) r[u][k].e[e] = (r0[u] + k < m.rows && c0 + e < m.cols) ? p[e] : T{};
+            }
+          }
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+#pragma unroll
+          for (int k = 0; k < V; ++k) {  // output row c0 + k, columns r0 .. r0 + V - 1
+            vec16<T> o;
+#pragma unroll
+            for (int e = 0; e < V; ++e) o.e[e] = r[u][e].e[k];
+            T* p = dst + (c0 + k) * m.ld_out + r0[u];
+            if (full[u]) {
+              *reinterpret_cast<uint4*>(p) = o.v;
+            } else if (c0 + k < m.cols) {
+#pragma unroll
+              for (int e = 0; e < V; ++e)
+                if (r0[u] + e < m.rows) p[e] = o.e[e];
+            }
+          }
+        }
+      }
+  }
+}
+
+}  // namespace xpose::detail::gpu
