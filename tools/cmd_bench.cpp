@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -19,6 +20,8 @@ namespace {
 struct bench_args {
   std::string variants, shapes, dtypes, block, device, json_file, csv_file, baseline, extents, perm, suite;
   std::int64_t batch = 1;
+  std::optional<std::int64_t> ld_in, ld_out;
+  int offset = 0;
   int reps = 20, warmup = 2, threads = 0;
   std::uint64_t seed = 1;
 };
@@ -28,12 +31,18 @@ struct group {
   std::vector<bench::variant_spec> variants;
 };
 
-bench::problem_spec transpose_problem(std::int64_t rows, std::int64_t cols, std::int64_t batch, const dtype_info& t) {
+bench::problem_spec transpose_problem(std::int64_t rows, std::int64_t cols, std::int64_t batch, const dtype_info& t,
+                                      std::optional<std::int64_t> ld_in = {}, std::optional<std::int64_t> ld_out = {},
+                                      int offset = 0) {
   bench::problem_spec p;
-  p.transpose = transpose_desc{.rows = rows, .cols = cols, .elem_bytes = t.bytes, .batch = batch};
+  p.transpose = transpose_desc{.rows = rows, .cols = cols, .elem_bytes = t.bytes, .ld_in = ld_in, .ld_out = ld_out,
+                               .batch = batch};
   p.dtype = t.name;
   p.elem_bytes = t.bytes;
+  p.offset_elems = offset;
   p.label = batch > 1 ? fmt::format("{}x{}x{}", batch, rows, cols) : fmt::format("{}x{}", rows, cols);
+  if (ld_in || ld_out) p.label += fmt::format(" ld {}/{}", ld_in.value_or(cols), ld_out.value_or(rows));
+  if (offset) p.label += fmt::format(" +{}", offset);
   return p;
 }
 
@@ -145,7 +154,8 @@ int run_bench(const bench_args& a, context& ctx) {
 
   std::vector<group> groups;
   const bool custom = !a.variants.empty() || !a.shapes.empty() || !a.dtypes.empty() || !a.extents.empty() ||
-                      !a.suite.empty() || a.batch != 1 || !a.block.empty();
+                      !a.suite.empty() || a.batch != 1 || !a.block.empty() || a.ld_in || a.ld_out || a.offset;
+  if (a.offset && where != backend::kGpu) return fail_line(ctx, "--offset applies to the GPU bench only");
   if (!custom) {
     groups = where == backend::kGpu ? seed_experiments() : cpu_experiments();
     if (a.baseline == "cublas")
@@ -199,7 +209,8 @@ int run_bench(const bench_args& a, context& ctx) {
       for (const auto& s : split_list(a.shapes.empty() ? "4096x4096" : a.shapes)) {
         shape2 sh;
         if (!parse_shape(s, &sh, &why)) return fail_line(ctx, why);
-        for (const auto& t : ts) groups.push_back({transpose_problem(sh.rows, sh.cols, a.batch, t), vs});
+        for (const auto& t : ts)
+          groups.push_back({transpose_problem(sh.rows, sh.cols, a.batch, t, a.ld_in, a.ld_out, a.offset), vs});
       }
     }
   }
@@ -264,6 +275,10 @@ void add_bench_command(CLI::App& app, context& ctx) {
   cmd->add_option("--variants", a->variants, "Comma-separated variant names, 'auto' or 'all'");
   cmd->add_option("--shapes", a->shapes, "Comma-separated RxC matrix shapes (default 4096x4096)");
   cmd->add_option("--batch", a->batch, "Matrices per shape (batched transpose)")->check(CLI::PositiveNumber);
+  cmd->add_option("--ld-in", a->ld_in, "Input leading dimension in elements (default: cols)");
+  cmd->add_option("--ld-out", a->ld_out, "Output leading dimension in elements (default: rows)");
+  cmd->add_option("--offset", a->offset, "GPU: start both pointers this many elements past an aligned allocation")
+      ->check(CLI::Range(0, 1 << 20));
   cmd->add_option("--dtype", a->dtypes, "Comma-separated dtypes: i8, f16, bf16, f32, f64, c64, c128 (default f32)");
   cmd->add_option("--extents", a->extents, "Permutation: input extents a,b,c (with --perm)");
   cmd->add_option("--perm", a->perm, "Permutation: output dim k = input dim perm[k]");

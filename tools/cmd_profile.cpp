@@ -197,7 +197,9 @@ std::string verdict(const profile_result& r) {
 }
 
 nlohmann::json result_json(const profile_result& r) {
-  nlohmann::json j = r.error.empty() || r.measured_ok ? banks_totals_json(r.cfg, r.pc.batch, r.model) : nlohmann::json::object();
+  // The model's numbers whenever the configuration was valid, even if ncu then failed.
+  nlohmann::json j =
+      r.cfg.kernel.variant.empty() ? nlohmann::json::object() : banks_totals_json(r.cfg, r.pc.batch, r.model);
   j["variant"] = r.pc.variant;
   j["shape"] = r.pc.shape;
   j["batch"] = r.pc.batch;

@@ -148,13 +148,11 @@ struct tile_runner {
   }
 };
 
-// How a streaming tile reaches the output; fixed per run by the output pointer and strides.
+// How a tile reaches the output; fixed per run by the output pointer and strides.
 enum class store_mode {
   kDirect,      // the kernel writes the output (small outputs, strided rows, misaligned elements)
   kContiguous,  // the tile's rows are one run of memory: one streaming copy
-  kAligned,     // every row starts on the base's line offset: i tiles start on line boundaries
-  kExtended,    // rows at differing line offsets: each tile transposes one line's worth of extra
-                // elements, and every row streams the whole lines that start inside its tile
+  kLines,       // staged, then each row streams the whole cache lines it owns (see run_tiles)
 };
 
 void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& kt, const tile_shape& s,
@@ -163,22 +161,24 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   const int ke = elem_index(e);
   const tile_runner tile{n, ke >= 0 && n.j.in_stride == e ? kt.tile[ke] : nullptr};
 
-  // Streaming stores must cover whole cache lines (microkernels_avx2.cpp says why); this picks the
-  // tiling that lets them. Lines split between two tiles would be written by ordinary stores,
-  // each one a read-for-ownership from memory at latency: 15% of memcpy at 8193 x 8192 f32.
+  // Streaming stores must cover whole cache lines (microkernels_avx2.cpp says why). A line split
+  // between two i tiles would need ordinary stores, each a read-for-ownership from memory at full
+  // latency (15% of memcpy at 8193 x 8192 f32). So each output row owns the lines that *start* in
+  // its part [i0, i1) of the tile: when all rows share the base's line offset, the i tiles are
+  // shifted to start on line boundaries; otherwise each tile also transposes the next line's worth
+  // of elements (`ext`), so every row can finish its last line. The row's first and last partial
+  // lines (at i = 0 and i = ni) take ordinary stores.
   const auto mis = static_cast<i64>(reinterpret_cast<std::uintptr_t>(out) % 64);
   bool rows_aligned = n.j.out_stride % 64 == 0;
   for (int k = 0; k < n.outer_rank; ++k) rows_aligned = rows_aligned && n.outer[k].out_stride % 64 == 0;
-  const bool lines_split_elems = 64 % e != 0 || mis % e != 0;
   store_mode mode = store_mode::kDirect;
-  if (s.stream) {
-    if (s.ti == ni && n.j.out_stride == ni * e)
-      mode = store_mode::kContiguous;
-    else if (!lines_split_elems)
-      mode = rows_aligned ? store_mode::kAligned : store_mode::kExtended;
-  }
-  const i64 shift = mode == store_mode::kAligned ? (s.ti - ((64 - mis) % 64) / e % s.ti) % s.ti : 0;
-  const i64 ext = mode == store_mode::kExtended ? 64 / e : 0;  // extra elements per tile row
+  if (s.stream && s.ti == ni && n.j.out_stride == ni * e)
+    mode = store_mode::kContiguous;
+  else if (s.stream && 64 % e == 0 && mis % e == 0)  // line boundaries fall between elements
+    mode = store_mode::kLines;
+  const bool lines = mode == store_mode::kLines;
+  const i64 shift = lines && rows_aligned ? (s.ti - ((64 - mis) % 64) / e % s.ti) % s.ti : 0;
+  const i64 ext = lines && !rows_aligned ? 64 / e : 0;
   const i64 nti = ceil_div(ni + shift, s.ti), ntj = ceil_div(nj, s.tj);
   const i64 ldb = mode == store_mode::kContiguous ? ni * e : round_up((s.ti + ext) * e, 64);
 
@@ -197,26 +197,18 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         const i64 i0 = std::max<i64>(0, bi * s.ti - shift), i1 = std::min(ni, (bi + 1) * s.ti - shift);
         const i64 j0 = bj * s.tj, j1 = std::min(nj, j0 + s.tj);
         const std::byte* src = in + cur.in + i0 * n.i.in_stride + j0 * n.j.in_stride;
-        std::byte* dst = out + cur.out + i0 * e + j0 * n.j.out_stride;
-        switch (mode) {
-          case store_mode::kDirect:
-            tile(src, out + cur.out + i0 * n.i.out_stride + j0 * n.j.out_stride, n.i.out_stride, n.j.out_stride,
-                 i1 - i0, j1 - j0);
-            break;
-          case store_mode::kContiguous:
-            tile(src, buf, e, ldb, i1 - i0, j1 - j0);
-            kt.stream_copy(dst, buf, static_cast<std::size_t>((j1 - j0) * ldb));
-            break;
-          case store_mode::kAligned:
-            tile(src, buf, e, ldb, i1 - i0, j1 - j0);
-            kt.stream_rows(dst, n.j.out_stride, buf, ldb, j1 - j0, (i1 - i0) * e);
-            break;
-          case store_mode::kExtended: {
-            // Row j owns the lines that start in [i0, i1) (its first and last partial lines at the
-            // ends of the whole row): from its first line boundary at or after i0 (the part
-            // before belongs to the previous tile) to its first at or after i1.
-            const i64 i1x = std::min(ni, i1 + ext);
-            tile(src, buf, e, ldb, i1x - i0, j1 - j0);
+        std::byte* dst = out + cur.out + i0 * n.i.out_stride + j0 * n.j.out_stride;
+        if (mode == store_mode::kDirect) {
+          tile(src, dst, n.i.out_stride, n.j.out_stride, i1 - i0, j1 - j0);
+        } else if (mode == store_mode::kContiguous) {
+          tile(src, buf, e, ldb, i1 - i0, j1 - j0);
+          kt.stream_copy(dst, buf, static_cast<std::size_t>((j1 - j0) * ldb));
+        } else {
+          const i64 i1x = std::min(ni, i1 + ext);
+          tile(src, buf, e, ldb, i1x - i0, j1 - j0);
+          if (i0 > 0 && i1 + std::max<i64>(ext, 1) <= ni) {
+            kt.stream_lines(dst, n.j.out_stride, buf, ldb, j1 - j0, (i1 - i0) * e);
+          } else {  // a tile at either end of the rows: clip the owned lines to the row
             for (i64 j = 0; j < j1 - j0; ++j) {
               std::byte* row = dst + j * n.j.out_stride;
               const auto a = static_cast<i64>(reinterpret_cast<std::uintptr_t>(row) % 64);
@@ -225,7 +217,6 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
               if (last > first)
                 kt.stream_copy(row + first * e, buf + j * ldb + first * e, static_cast<std::size_t>((last - first) * e));
             }
-            break;
           }
         }
         if (++bj == ntj) {

@@ -42,19 +42,30 @@ status run_narrow(const plan_data& pd, const void* in, void* out, CUstream_st* s
 }
 
 status run_permute_general(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  // Words of launch.chunk bytes (>= the element; see configure_permute_general): the last dim's
+  // extent and every stride are rescaled from elements to words.
+  const int s_elem = pd.prob.elem_bytes;
+  int w = pd.launch.chunk > s_elem ? pd.launch.chunk : s_elem;
+  const auto addr_bits = reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out);
+  while (w > s_elem && (addr_bits % static_cast<unsigned>(w)) != 0) w /= 2;
   permute_params p{};
   p.rank = pd.prob.rank;
-  p.count = pd.prob.count();
   for (int k = 0; k < pd.prob.rank; ++k) {
     p.extent[k] = pd.prob.dims[k].extent;
-    p.in_stride[k] = pd.prob.dims[k].in_stride;
-    p.out_stride[k] = pd.prob.dims[k].out_stride;
+    p.in_stride[k] = pd.prob.dims[k].in_stride * s_elem / w;
+    p.out_stride[k] = pd.prob.dims[k].out_stride * s_elem / w;
+  }
+  if (w != s_elem) {
+    p.extent[p.rank - 1] = pd.prob.dims[p.rank - 1].extent * s_elem / w;
+    p.in_stride[p.rank - 1] = p.out_stride[p.rank - 1] = 1;
   }
   if (p.rank == 0) {  // a single element
     p.rank = 1;
     p.extent[0] = 1;
   }
-  return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
+  p.count = 1;
+  for (int k = 0; k < p.rank; ++k) p.count *= p.extent[k];
+  return with_word(w, [&]<class T>() -> status {
     if (p.count < (std::int64_t{1} << 31))
       permute_general_kernel<T, std::uint32_t><<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(
           static_cast<const T*>(in), static_cast<T*>(out), p);

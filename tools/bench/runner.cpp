@@ -301,16 +301,19 @@ std::vector<result> run_gpu(const problem_spec& p, const std::vector<variant_spe
   std::memset(expected.data(), kPoison, expected.size());
   reference(p, h_in.data(), expected.data());
 
-  device_buffer d_in(sz.in_bytes), d_out(sz.out_bytes), d_copy(copy_bytes);
-  check(cudaMemcpy(d_in.p, h_in.data(), sz.in_bytes, cudaMemcpyHostToDevice), "upload");
-  check(cudaMemset(d_out.p, 0, sz.out_bytes), "cudaMemset");
+  const std::int64_t off = static_cast<std::int64_t>(p.offset_elems) * p.elem_bytes;
+  device_buffer d_in_buf(sz.in_bytes + off), d_out_buf(sz.out_bytes + off), d_copy(copy_bytes);
+  void* const in_ptr = static_cast<char*>(d_in_buf.p) + off;
+  void* const out_ptr = static_cast<char*>(d_out_buf.p) + off;
+  check(cudaMemcpy(in_ptr, h_in.data(), sz.in_bytes, cudaMemcpyHostToDevice), "upload");
+  check(cudaMemset(out_ptr, 0, sz.out_bytes), "cudaMemset");
   cudaStream_t s{};
   check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
   std::unique_ptr<CUstream_st, void (*)(cudaStream_t)> stream_guard(s, [](cudaStream_t x) { cudaStreamDestroy(x); });
 
   // The ceiling: a device-to-device copy of the same number of bytes, timed in this run.
   const double copy_ms =
-      time_gpu([&] { check(cudaMemcpyAsync(d_copy.p, d_out.p, copy_bytes, cudaMemcpyDeviceToDevice, s), "copy"); },
+      time_gpu([&] { check(cudaMemcpyAsync(d_copy.p, out_ptr, copy_bytes, cudaMemcpyDeviceToDevice, s), "copy"); },
                o, s)
           .median;
 
@@ -335,7 +338,7 @@ std::vector<result> run_gpu(const problem_spec& p, const std::vector<variant_spe
           check(cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_HOST), "cublasSetPointerMode");
         }
         check(cublasSetStream(handle, s), "cublasSetStream");
-        run_once = [&](std::string* w) { return run_cublas(handle, *p.transpose, d_in.p, d_out.p, w); };
+        run_once = [&](std::string* w) { return run_cublas(handle, *p.transpose, in_ptr, out_ptr, w); };
       }
     } else {
       plan_options po{.where = backend::kGpu, .variant = v.name};
@@ -344,21 +347,21 @@ std::vector<result> run_gpu(const problem_spec& p, const std::vector<variant_spe
         r.skipped = true;
         r.note = why;
       } else {
-        run_once = [&](std::string* w) { return execute(pl, d_in.p, d_out.p, s, w); };
+        run_once = [&](std::string* w) { return execute(pl, in_ptr, out_ptr, s, w); };
       }
     }
     if (r.skipped) {
       results.push_back(r);
       continue;
     }
-    check(cudaMemsetAsync(d_out.p, kPoison, sz.out_bytes, s), "poison");
+    check(cudaMemsetAsync(out_ptr, kPoison, sz.out_bytes, s), "poison");
     if (run_once(&why) != status::kSuccess) {
       r.note = "execute failed: " + why;
       results.push_back(r);
       continue;
     }
     check(cudaStreamSynchronize(s), "kernel");
-    check(cudaMemcpy(got.data(), d_out.p, sz.out_bytes, cudaMemcpyDeviceToHost), "download");
+    check(cudaMemcpy(got.data(), out_ptr, sz.out_bytes, cudaMemcpyDeviceToHost), "download");
     const std::int64_t bad = first_mismatch(got.data(), expected.data(), sz.out_bytes);
     r.verified = bad < 0;
     if (!r.verified) r.note = fmt::format("WRONG: first difference at output byte {}", bad);

@@ -19,6 +19,8 @@ struct problem_spec {
   std::string dtype;                        // i8, f16, ... (names only; the bench moves bytes)
   int elem_bytes = 4;
   std::string label;                        // "25600x25600" or "[64,3,224,224] perm 0,2,3,1"
+  int offset_elems = 0;                     // GPU: input and output start this many elements past a
+                                            // 256-byte aligned allocation (the cost of unaligned pointers)
 };
 
 struct variant_spec {

@@ -13,9 +13,12 @@
 //     load  the input run in[r0*C .. (r0+Rc)*C) linearly: element q -> tile[q % C][q / C],
 //     store tile[j][.] to output row j (vectors along each row).
 //
-// The tile is tile[short][chunk + 1] in dynamic shared memory; chunk = a multiple of 32 elements
-// and of V, chosen on the host (configure_narrow) so short * chunk * size is about 16 KiB. Vectors
-// that straddle the end fall back to element accesses. Needs 16-byte aligned pointers and, for the
+// The tile is tile[short][chunk + V] in dynamic shared memory; chunk = a multiple of 32 elements
+// and of V, chosen on the host (configure_narrow) so short * chunk * size is about 16 KiB. Rows of
+// chunk + V elements start on 16-byte boundaries, so the row side moves whole 16-byte vectors
+// through shared memory too; the V-element pad shifts row k by 4k banks, which keeps the linear
+// side's element accesses (lane l touching column l of row k) conflict-free. Vectors that
+// straddle the end fall back to element accesses. Needs 16-byte aligned pointers and, for the
 // strided side, a leading dimension that is a multiple of V (checked by the planner).
 //
 // Launch: block (256), grid (ceil(long / chunk), 1, batch), capped and looped.
@@ -34,7 +37,7 @@ __global__ void __launch_bounds__(kNarrowThreads) narrow_kernel(const T* __restr
   constexpr int V = 16 / sizeof(T);
   extern __shared__ uint4 smem_raw[];
   T* tile = reinterpret_cast<T*>(smem_raw);
-  const int pitch = chunk + 1;
+  const int pitch = chunk + V;
   const std::int64_t shrt = WideIn ? m.rows : m.cols;  // the short extent, kept whole
   const std::int64_t lng = WideIn ? m.cols : m.rows;   // the long extent, cut into chunks
   const int S = static_cast<int>(shrt);
@@ -60,8 +63,7 @@ __global__ void __launch_bounds__(kNarrowThreads) narrow_kernel(const T* __restr
 #pragma unroll
             for (int k = 0; k < V; ++k) v.e[k] = jv + k < len ? p[k] : T{};
           }
-#pragma unroll
-          for (int k = 0; k < V; ++k) tile[i * pitch + jv + k] = v.e[k];
+          *reinterpret_cast<uint4*>(tile + i * pitch + jv) = v.v;
         }
         __syncthreads();
         // The dense output run: out[(l0 + j) * S + i] for q = j * S + i.
@@ -102,8 +104,7 @@ __global__ void __launch_bounds__(kNarrowThreads) narrow_kernel(const T* __restr
         for (int idx = threadIdx.x; idx < S * row_vecs; idx += blockDim.x) {
           const int j = idx / row_vecs, iv = (idx % row_vecs) * V;
           vec16<T> v;
-#pragma unroll
-          for (int k = 0; k < V; ++k) v.e[k] = tile[j * pitch + iv + k];
+          v.v = *reinterpret_cast<const uint4*>(tile + j * pitch + iv);
           T* p = dst + j * m.ld_out + l0 + iv;
           if (iv + V <= len) {
             *reinterpret_cast<uint4*>(p) = v.v;
