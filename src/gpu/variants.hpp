@@ -25,6 +25,7 @@ XPOSE_GPU_VARIANT(fast_tile)
 XPOSE_GPU_VARIANT(narrow)
 XPOSE_GPU_VARIANT(reg_tile)
 XPOSE_GPU_VARIANT(permute_general)
+XPOSE_GPU_VARIANT(permute_tiled)
 #undef XPOSE_GPU_VARIANT
 
 // The current device's properties; kNoDevice when there is none or the driver is unusable.

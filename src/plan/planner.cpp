@@ -35,11 +35,17 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
     case problem_class::kTransposeNd: {
       const auto& m = pd.mat;
       std::vector<candidate> c;
+      // Short contiguous dims inside a permutation (more than one batch dim, or a batch around
+      // them): fold them with their neighbours rather than run mostly-empty tiles.
+      if (std::min(m.rows, m.cols) < 32 && m.batch > 1)
+        c.push_back({"permute_tiled", "a contiguous dim shorter than a tile: rows/cols folded with their neighbours"});
       if (std::min(m.rows, m.cols) <= 64)
         c.push_back({"narrow", "one side <= 64 elements: short side whole, long side in 16 KiB chunks"});
       c.push_back({"reg_tile", "2-D transpose: 16-byte vectors both ways, transposed in registers"});
       c.push_back({"fast_tile", "2-D transpose: 16-byte vectors both ways through a padded tile"});
       c.push_back({"tiled", "2-D transpose whose strides or pointers rule out 16-byte vectors: classic 32x32 tile"});
+      if (m.batch_rank > 1)  // tiled handles any batch; permute_tiled folds short dims (no alignment needs)
+        c.insert(c.end() - 1, {"permute_tiled", "permutation whose strides rule out 16-byte vectors: folded 32x32 tile"});
       return c;
     }
     default:

@@ -4,8 +4,9 @@
 // statically sized __shared__ array exactly as written in the note.
 //
 // smem_v1: tile[ty][tx] written and read back by the same thread, then the strided global write of
-//   the naive kernel. Because every thread reads only the word it wrote, the compiler forwards the
-//   value in a register and the compiled kernel makes no shared accesses at all (see docs/banks.md).
+//   the naive kernel. BASELINES.md reports no shared traffic for it (the compiler forwarding each
+//   thread's word in a register); with nvcc 13.0 here the __syncthreads() between store and load
+//   keeps the round trip: one STS and one LDS per thread, as ncu counts (docs/banks.md).
 // smem_v2: coalesced read into tile[ty][tx], coalesced write from tile[tx][ty]. With B = 16 and
 //   4-byte words a warp's column read hits 4 banks 8 times each: 8-way conflicts.
 // smem_v3: v2 with a (B, B+1) tile: the column read spreads over 31 banks, with lane 16 (second row
