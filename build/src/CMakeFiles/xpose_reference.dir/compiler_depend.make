@@ -1,2 +1,0 @@
-# Empty compiler generated dependencies file for xpose_reference.
-# This may be replaced when dependencies are built.
