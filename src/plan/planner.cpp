@@ -41,8 +41,15 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
         c.push_back({"permute_tiled", "a contiguous dim shorter than a tile: rows/cols folded with their neighbours"});
       if (std::min(m.rows, m.cols) <= 64)
         c.push_back({"narrow", "one side <= 64 elements: short side whole, long side in 16 KiB chunks"});
-      c.push_back({"reg_tile", "2-D transpose: 16-byte vectors both ways, transposed in registers"});
-      c.push_back({"fast_tile", "2-D transpose: 16-byte vectors both ways through a padded tile"});
+      // H200, 2026-11-29 (docs/performance.md), % of copy at 16384^2 by element size 1/2/4/8/16 B:
+      //   fast_tile 66.6 / 87.7 / 87.2 / 87.3 / 91.0;  reg_tile 86.7 / 43.8 / 52.7 / 76.4 / 74.6.
+      // reg_tile wins for 1-byte elements only (its 16 x 16 byte transpose in registers avoids
+      // fast_tile's 32 byte-wide shared accesses per vector).
+      if (pd.prob.elem_bytes == 1)
+        c.push_back({"reg_tile", "1-byte 2-D transpose: 16x16-byte blocks transposed in registers (86.7% of copy "
+                                 "at 16384^2 vs 66.6% for fast_tile, H200)"});
+      c.push_back({"fast_tile", "2-D transpose: 16-byte vectors both ways through a padded tile (87-91% of copy "
+                                "at 16384^2 for 2- to 16-byte elements, H200)"});
       c.push_back({"tiled", "2-D transpose whose strides or pointers rule out 16-byte vectors: classic 32x32 tile"});
       if (m.batch_rank > 1)  // tiled handles any batch; permute_tiled folds short dims (no alignment needs)
         c.insert(c.end() - 1, {"permute_tiled", "permutation whose strides rule out 16-byte vectors: folded 32x32 tile"});
