@@ -33,6 +33,8 @@ int run_plan(const plan_args& a, context& ctx) {
 
   plan p;
   status s;
+  permute_desc pd_perm;
+  transpose_desc pd_transpose;
   if (!a.extents.empty() || !a.perm.empty()) {
     std::vector<std::int64_t> ext, perm64;
     if (!parse_int_list(a.extents, &ext, &why)) return fail_line(ctx, "--extents: " + why);
@@ -40,11 +42,28 @@ int run_plan(const plan_args& a, context& ctx) {
     permute_desc d{.extents = ext, .perm = {}, .elem_bytes = t->bytes};
     for (auto v : perm64) d.perm.push_back(static_cast<int>(std::clamp<std::int64_t>(v, -1, 1 << 20)));
     s = make_plan(d, o, &p, &why);
+    pd_perm = d;
   } else {
     shape2 sh;
     if (!parse_shape(a.shape.empty() ? "" : a.shape, &sh, &why)) return fail_line(ctx, a.shape.empty() ? "give --shape RxC or --extents/--perm" : why);
     transpose_desc d{.rows = sh.rows, .cols = sh.cols, .elem_bytes = t->bytes, .ld_in = a.ld_in, .ld_out = a.ld_out, .batch = a.batch};
     s = make_plan(d, o, &p, &why);
+    pd_transpose = d;
+  }
+  if (s == status::kNoDevice) {
+    // No GPU here: plan for the machine the tuning tables were measured on, and say so.
+    detail::device_info h200;  // defaults: cc 9.0, 132 SMs, 50 MiB L2
+    ctx.err << "xpose plan: no GPU here (" << why << "); planning for an H200 (cc 9.0, 132 SMs)\n";
+    detail::plan_data pd;
+    why.clear();
+    if (!a.extents.empty() || !a.perm.empty()) {
+      s = detail::plan_problem(detail::to_problem(pd_perm), std::nullopt, o, h200, &pd, &why);
+    } else {
+      s = detail::plan_problem(detail::to_problem(pd_transpose), detail::raw_matrix(pd_transpose), o, h200, &pd, &why);
+    }
+    if (s != status::kSuccess) return fail_line(ctx, fmt::format("{} ({})", why, status_name(s)));
+    ctx.out << detail::summarize(pd) << "\n";
+    return 0;
   }
   if (s != status::kSuccess) return fail_line(ctx, fmt::format("{} ({})", why, status_name(s)));
   ctx.out << p.summary() << "\n";

@@ -43,9 +43,11 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
         c.push_back({"narrow", "one side <= 64 elements: short side whole, long side in 16 KiB chunks"});
       // H200, 2026-11-29 (docs/performance.md), % of copy at 16384^2 by element size 1/2/4/8/16 B:
       //   fast_tile 66.6 / 87.7 / 87.2 / 87.3 / 91.0;  reg_tile 86.7 / 43.8 / 52.7 / 76.4 / 74.6.
-      // reg_tile wins for 1-byte elements only (its 16 x 16 byte transpose in registers avoids
-      // fast_tile's 32 byte-wide shared accesses per vector).
-      if (pd.prob.elem_bytes == 1)
+      // reg_tile wins for 1-byte elements beyond the L2 (its 16 x 16 byte transpose in registers
+      // avoids fast_tile's 32 byte-wide shared accesses per vector); at 1024^2 (1 MiB, L2-resident)
+      // fast_tile ran at 102% of copy and reg_tile at 80.5%, at 4096^2 fast_tile 49.5%, reg_tile 78.9%.
+      constexpr std::int64_t kRegTileMinBytes = 4 << 20;
+      if (pd.prob.elem_bytes == 1 && pd.prob.count() > kRegTileMinBytes)
         c.push_back({"reg_tile", "1-byte 2-D transpose: 16x16-byte blocks transposed in registers (86.7% of copy "
                                  "at 16384^2 vs 66.6% for fast_tile, H200)"});
       c.push_back({"fast_tile", "2-D transpose: 16-byte vectors both ways through a padded tile (87-91% of copy "
@@ -156,6 +158,32 @@ status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_ma
   return status::kSuccess;
 }
 
+matrix_view raw_matrix(const transpose_desc& d) {
+  matrix_view m;
+  m.rows = d.rows;
+  m.cols = d.cols;
+  m.ld_in = d.ld_in.value_or(d.cols);
+  m.ld_out = d.ld_out.value_or(d.rows);
+  m.batch = d.batch;
+  m.batch_rank = 1;
+  m.bs_in = d.batch_stride_in ? *d.batch_stride_in : d.rows * m.ld_in;
+  m.bs_out = d.batch_stride_out ? *d.batch_stride_out : d.cols * m.ld_out;
+  return m;
+}
+
+std::string summarize(const plan_data& d) {
+  const auto& l = d.launch;
+  std::string shape = d.where == backend::kCpu
+                          ? fmt::format("threads {}", d.cpu_threads > 0 ? fmt::format("{}", d.cpu_threads) : "all")
+                          : fmt::format("block {}x{} grid {}x{}x{}", l.block_x, l.block_y, l.grid_x, l.grid_y, l.grid_z);
+  std::string what = d.has_matrix ? fmt::format("{} x {} x {} (ld {}/{})", d.mat.batch, d.mat.rows, d.mat.cols,
+                                                d.mat.ld_in, d.mat.ld_out)
+                                  : d.prob.describe();
+  return fmt::format("{} on {} | {} {}, {}-byte elements | {} | {}", d.variant->name,
+                     d.where == backend::kGpu ? "gpu" : "cpu", class_name(d.cls), what, d.prob.elem_bytes,
+                     shape, d.reason);
+}
+
 namespace {
 
 status device_for(const plan_options& opts, device_info* dev, std::string* why) {
@@ -185,36 +213,16 @@ backend plan::where() const noexcept { return data_ ? data_->where : backend::kC
 
 std::string plan::variant() const { return data_ ? data_->variant->name : "none"; }
 
-std::string plan::summary() const {
-  if (!data_) return "invalid plan";
-  const auto& d = *data_;
-  const auto& l = d.launch;
-  std::string shape = d.where == backend::kCpu
-                          ? fmt::format("threads {}", d.cpu_threads > 0 ? fmt::format("{}", d.cpu_threads) : "all")
-                          : fmt::format("block {}x{} grid {}x{}x{}", l.block_x, l.block_y, l.grid_x, l.grid_y, l.grid_z);
-  std::string what = d.has_matrix ? fmt::format("{} x {} x {} (ld {}/{})", d.mat.batch, d.mat.rows, d.mat.cols,
-                                                d.mat.ld_in, d.mat.ld_out)
-                                  : d.prob.describe();
-  return fmt::format("{} on {} | {} {}, {}-byte elements | {} | {}", d.variant->name,
-                     d.where == backend::kGpu ? "gpu" : "cpu", detail::class_name(d.cls), what, d.prob.elem_bytes,
-                     shape, d.reason);
-}
+std::string plan::summary() const { return data_ ? detail::summarize(*data_) : "invalid plan"; }
 
 status make_plan(const transpose_desc& desc, const plan_options& opts, plan* out, std::string* why) {
   if (!out) return detail::fail(status::kNullPointer, why, "plan output pointer is null");
   if (status s = detail::validate(desc, why); s != status::kSuccess) return s;
   detail::device_info dev;
   if (status s = detail::device_for(opts, &dev, why); s != status::kSuccess) return s;
-  detail::matrix_view m;
-  m.rows = desc.rows;
-  m.cols = desc.cols;
-  m.ld_in = desc.ld_in.value_or(desc.cols);
-  m.ld_out = desc.ld_out.value_or(desc.rows);
-  m.batch = desc.batch;
-  m.bs_in = desc.batch_stride_in ? *desc.batch_stride_in : desc.rows * m.ld_in;
-  m.bs_out = desc.batch_stride_out ? *desc.batch_stride_out : desc.cols * m.ld_out;
   auto pd = std::make_shared<detail::plan_data>();
-  if (status s = detail::plan_problem(detail::to_problem(desc), m, opts, dev, pd.get(), why); s != status::kSuccess)
+  if (status s = detail::plan_problem(detail::to_problem(desc), detail::raw_matrix(desc), opts, dev, pd.get(), why);
+      s != status::kSuccess)
     return s;
   out->data_ = std::move(pd);
   return status::kSuccess;

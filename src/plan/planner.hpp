@@ -16,4 +16,10 @@ namespace xpose::detail {
 status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_matrix, const plan_options& opts,
                     const device_info& dev, plan_data* out, std::string* why);
 
+// The 2-D view of a transpose_desc exactly as the caller wrote it (validated descriptor).
+matrix_view raw_matrix(const transpose_desc& d);
+
+// One line: variant, backend, normalised problem, launch shape, reason (plan::summary()).
+std::string summarize(const plan_data& pd);
+
 }  // namespace xpose::detail

@@ -122,6 +122,17 @@ TEST(Cli, PlanPrintsOneLine) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("transpose-nd"), std::string::npos) << r.out;
   expect_one_line_error({"plan", "--extents", "2,3", "--perm", "0,2", "--device", "cpu"}, "outside");
+  // GPU plans work without a GPU too (for an H200 description, said on stderr): the choice of a
+  // narrow shape is the narrow kernel, of a large f32 matrix fast_tile, of a 1-byte one reg_tile.
+  r = run_cli({"plan", "--shape", "4x40000000", "--dtype", "f32"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("narrow on gpu", 0), 0u) << r.out;
+  r = run_cli({"plan", "--shape", "16384x16384", "--dtype", "f32"});
+  EXPECT_EQ(r.out.rfind("fast_tile on gpu", 0), 0u) << r.out;
+  r = run_cli({"plan", "--shape", "16384x16384", "--dtype", "i8"});
+  EXPECT_EQ(r.out.rfind("reg_tile on gpu", 0), 0u) << r.out;
+  r = run_cli({"plan", "--shape", "10007x9973", "--dtype", "f32"});
+  EXPECT_EQ(r.out.rfind("tiled on gpu", 0), 0u) << r.out;
   expect_one_line_error({"plan", "--shape", "10x10", "--device", "cpu", "--variant", "warp"}, "warp");
 }
 
