@@ -71,11 +71,12 @@ inline bool parse_banks_config(const std::string& variant, const std::string& sh
     *why = fmt::format("unknown dtype '{}' (one of {})", dtype, names);
     return false;
   }
-  const status s = model::make_kernel_model(variant, bx, by, d->bytes, &c.kernel, why);
+  const status s =
+      model::make_kernel_model(variant, bx, by, d->bytes, {c.shape.rows, c.shape.cols, batch}, &c.kernel, why);
   if (s == status::kUnknownVariant) {
     const auto& known = variant_names();
     if (std::find(known.begin(), known.end(), variant) != known.end()) {
-      *why = fmt::format("variant '{}' has no bank model yet (modelled: smem_v1, smem_v2, smem_v3, tiled)", variant);
+      *why = fmt::format("variant '{}' has no bank model yet (modelled: {})", variant, model::modelled_variant_list());
     } else {
       std::string names;
       for (const auto& n : known) names += (names.empty() ? "" : ", ") + n;
@@ -102,6 +103,11 @@ inline nlohmann::json banks_totals_json(const banks_config& c, std::int64_t batc
       {"dtype", c.dtype},
       {"elem_bytes", k.array.elem_bytes},
       {"array", k.array.declaration()},
+      {"tables", [&] {
+         nlohmann::json t = nlohmann::json::array();
+         for (const auto& a : k.tables) t.push_back(a.declaration());
+         return t;
+       }()},
       {"tiles", t.tiles},
       {"warps_per_block", t.warps_per_block},
       {"compiled_away", t.compiled_away},

@@ -192,6 +192,9 @@ void run_banks(const banks_args& a, context& ctx) {
                              pitch / model::kBankBytes % model::kBanks == 1 ? "" : "s");
   os << fmt::format("shared array {} of {}-byte elements: row pitch {} bytes, {}\n", k.array.declaration(), eb, pitch,
                     rows_apart);
+  for (const auto& tab : k.tables)
+    os << fmt::format("shared array {} of {}-byte elements (a table, addressed from its own start)\n", tab.declaration(),
+                      tab.elem_bytes);
   os << fmt::format("{} tiles of {}x{} ({} x {} tiles{}); banks are 4 bytes wide, 32 of them, one word each per wavefront\n\n",
                     totals.tiles, k.tile_rows, k.tile_cols, nx, ny, p.batch > 1 ? fmt::format(" x batch {}", p.batch) : "");
 
@@ -205,11 +208,25 @@ void run_banks(const banks_args& a, context& ctx) {
     print_warp_table(os, t);
     os << verdict_line(t) << "\n";
     if (ins.trips > 1) {
+      // Up to 8 trips one by one; longer loops (fast_tile's 4 x V) as runs of equal trips.
       std::string per;
+      int run_begin = 0;
+      std::pair<int, int> run_value{-1, -1};
+      auto flush = [&](int end) {
+        if (run_value.first < 0) return;
+        const std::string trips = end - 1 > run_begin ? fmt::format("{}-{}", run_begin, end - 1) : std::to_string(run_begin);
+        per += fmt::format("{}{}: {}/{}", per.empty() ? "" : ", ", trips, run_value.first, run_value.second);
+      };
       for (int trip = 0; trip < ins.trips; ++trip) {
         const warp_trace tt = model::trace_warp(k, t.instruction, a.warp, trip, valid);
-        per += fmt::format("{}{}: {}/{}", trip ? ", " : "", trip, tt.count.wavefronts, tt.count.conflicts());
+        const std::pair<int, int> value{tt.count.wavefronts, tt.count.conflicts()};
+        if (ins.trips <= 8 || value != run_value) {
+          flush(trip);
+          run_begin = trip;
+          run_value = value;
+        }
       }
+      flush(ins.trips);
       os << "     every trip (wavefronts/conflicts): " << per << "\n";
     }
   }
@@ -238,9 +255,12 @@ void add_banks_command(CLI::App& app, context& ctx) {
   auto args = std::make_shared<banks_args>();
   CLI::App* cmd = app.add_subcommand(
       "banks", "Shared-memory bank model: lanes, banks, wavefronts and conflicts of a variant's kernel");
-  cmd->add_option("--variant", args->variant, "smem_v1, smem_v2, smem_v3 or tiled")->required();
+  cmd->add_option("--variant", args->variant, "a variant with shared memory: " + model::modelled_variant_list())
+      ->required();
   cmd->add_option("--shape", args->shape, "matrix shape RxC")->required();
-  cmd->add_option("--block", args->block, "block WxH (default: the variant's: 16x16 for smem_*, 32x8 for tiled)");
+  cmd->add_option("--block", args->block,
+                  "block WxH (default: the variant's: 16x16 for smem_*, 32x8 for tiled; fast_tile, narrow and "
+                  "permute_tiled fix their own and take none)");
   cmd->add_option("--dtype", args->dtype, "element type: i8, f16, bf16, f32, f64, c64, c128 (default f32)");
   cmd->add_option("--batch", args->batch, "number of matrices (default 1)");
   cmd->add_option("--warp", args->warp, "warp of the block to show (default 0)");

@@ -119,7 +119,14 @@ std::int64_t smem_array::byte_offset(int row, int col) const {
   return (static_cast<std::int64_t>(row) * cols + col) * elem_bytes;
 }
 
-std::string smem_array::declaration() const { return fmt::format("{}[{}][{}]", name, rows, cols); }
+std::string smem_array::declaration() const {
+  if (one_dimensional) return fmt::format("{}[{}]", name, cols);
+  return fmt::format("{}[{}][{}]", name, rows, cols);
+}
+
+const smem_array& kernel_model::array_of(const smem_instruction& ins) const {
+  return ins.array == 0 ? array : tables.at(static_cast<std::size_t>(ins.array - 1));
+}
 
 std::int64_t tiles_x(const kernel_model& k, const problem_2d& p) { return (p.cols + k.tile_cols - 1) / k.tile_cols; }
 std::int64_t tiles_y(const kernel_model& k, const problem_2d& p) { return (p.rows + k.tile_rows - 1) / k.tile_rows; }
@@ -134,7 +141,8 @@ tile_extent extent_of_tile(const kernel_model& k, const problem_2d& p, std::int6
 
 warp_trace trace_warp(const kernel_model& k, int instruction, int warp, int trip, tile_extent valid) {
   const smem_instruction& ins = k.instructions.at(static_cast<std::size_t>(instruction));
-  const int width = ins.access_bytes > 0 ? ins.access_bytes : k.array.elem_bytes;
+  const smem_array& arr = k.array_of(ins);
+  const int width = ins.access_bytes > 0 ? ins.access_bytes : arr.elem_bytes;
   warp_trace t;
   t.instruction = instruction;
   t.warp = warp;
@@ -154,7 +162,7 @@ warp_trace trace_warp(const kernel_model& k, int instruction, int warp, int trip
     if (!at) continue;
     a.active = true;
     a.at = *at;
-    a.byte = k.array.byte_offset(at->row, at->col);
+    a.byte = arr.byte_offset(at->row, at->col);
     a.first_word = a.byte / kBankBytes;
     a.words = static_cast<int>((a.byte + width - 1) / kBankBytes - a.first_word + 1);
     a.bank = static_cast<int>(a.first_word % kBanks);
@@ -174,6 +182,10 @@ status count_launch(const kernel_model& k, const problem_2d& p, launch_totals* o
   if (p.rows > kLimit / p.cols || p.rows * p.cols > kLimit / p.batch)
     return fail(status::kOverflow, why,
                 fmt::format("shape {}x{} batch {} has too many elements to count", p.rows, p.cols, p.batch));
+  if (k.made_for && (k.made_for->rows != p.rows || k.made_for->cols != p.cols))
+    return fail(status::kInvalidExtent, why,
+                fmt::format("this {} model was made for a {}x{} matrix (its shared layout follows the shape), not {}x{}",
+                            k.variant, k.made_for->rows, k.made_for->cols, p.rows, p.cols));
 
   launch_totals t;
   t.warps_per_block = warps_per_block(k);

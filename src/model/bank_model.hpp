@@ -47,6 +47,11 @@ struct smem_coord {
   bool operator==(const smem_coord&) const = default;
 };
 
+// The matrix a launch transposes: rows x cols input elements, `batch` matrices.
+struct problem_2d {
+  std::int64_t rows = 0, cols = 0, batch = 1;
+};
+
 // Which part of a tile lies inside the matrix: rows and columns of the *input* tile, each between 1
 // and the tile's extent. Interior tiles are full; tiles on the right and bottom edges are cut.
 struct tile_extent {
@@ -72,6 +77,7 @@ struct smem_instruction {
   int trips = 1;       // times every thread reaches it per tile (tiled: 32 / blockDim.y)
   int access_bytes = 0;  // bytes per lane; 0 = the element size
   lane_fn lane;
+  int array = 0;  // the shared array it touches: 0 = kernel_model::array, n = kernel_model::tables[n - 1]
 };
 
 // The kernel's __shared__ array.
@@ -82,9 +88,10 @@ struct smem_array {
   // Byte offset of element (row, col). Empty: plain row-major with a row pitch of `cols` elements.
   // A swizzled kernel sets its XOR pattern here.
   std::function<std::int64_t(int row, int col)> swizzle;
+  bool one_dimensional = false;  // declared as name[cols] (rows == 1), e.g. permute_tiled's offset tables
 
   std::int64_t byte_offset(int row, int col) const;
-  std::string declaration() const;  // e.g. "tile[16][17]"
+  std::string declaration() const;  // e.g. "tile[16][17]", "row_in[32]"
 };
 
 // What one variant's kernel asks of shared memory, for one block shape and element size.
@@ -93,13 +100,22 @@ struct kernel_model {
   std::string kernel_function;  // the __global__ function's name (ncu's --kernel-name)
   int block_x = 0, block_y = 0;
   int tile_rows = 0, tile_cols = 0;  // input elements covered by one logical tile
-  smem_array array;
+  smem_array array;                   // the tile
+  // Further shared arrays (permute_tiled's offset tables), each addressed from its own byte 0: the
+  // compiler places arrays of 8-byte elements on 8-byte boundaries, and shifting every address of
+  // an instruction by whole words changes which banks it uses but not how many words share one.
+  std::vector<smem_array> tables;
   std::vector<smem_instruction> instructions;
+  // The shape this model was made for, when the kernel's shared layout depends on it (narrow: the
+  // chunk, the pitch and the mode come from the shape); count_launch refuses other shapes.
+  std::optional<problem_2d> made_for;
   // True when the compiler removed every shared access of the source (established from the SASS,
   // see scripts/sass_shared_ops.sh): then the compiled kernel's counters are all zero while the
   // source-level counts still describe what the code asks for.
   bool compiled_away = false;
   std::string compiler_note;  // how the SASS check came out, one or two sentences
+
+  const smem_array& array_of(const smem_instruction& ins) const;
 };
 
 // One lane of one warp-instruction.
@@ -139,27 +155,34 @@ wavefront_count count_wavefronts(smem_op op, int width, std::span<const lane_acc
 
 struct variant_entry {
   const char* name;
+  // 0x0: the kernel fixes its own block (fast_tile: by element size; narrow, permute_tiled: always
+  // the same) and, like the planner, the model takes no block shape for it.
   int default_block_x, default_block_y;
   const char* blocks;  // the block shapes it accepts, in words
-  status (*make)(int block_x, int block_y, int elem_bytes, kernel_model* out, std::string* why);
+  // `shape` has rows == 0 when the caller gave none; a factory whose layout needs it then fails.
+  status (*make)(int block_x, int block_y, int elem_bytes, const problem_2d& shape, kernel_model* out,
+                 std::string* why);
 };
 // The variants whose shared accesses are modelled, in registry order.
 std::span<const variant_entry> modelled_variants();
 const variant_entry* find_modelled_variant(std::string_view name);
-// Variants known to make no shared-memory accesses at all (naive_*, copy, the CPU).
-bool has_no_shared_memory(std::string_view name);
+// "smem_v1, smem_v2, ..., permute_tiled": the modelled variants' names, for messages.
+std::string modelled_variant_list();
+// Variants known to make no shared-memory accesses at all (naive_*, reg_tile, permute_general,
+// copy, the CPU's); *why (if given) gets one line saying why there is nothing to count.
+bool has_no_shared_memory(std::string_view name, std::string* why = nullptr);
 
 // The model of `variant` for a block (0x0 = the variant's default) and element size. Fails with
 // kUnknownVariant, kVariantNotApplicable (no shared memory), kInvalidBlock or
-// kUnsupportedElementSize and a one-line reason.
+// kUnsupportedElementSize and a one-line reason. The second form also knows the matrix: needed for
+// narrow (its layout follows the shape), and it refuses shapes the planner would not run the variant
+// on (fast_tile and narrow move 16-byte vectors: kMisaligned, kVariantNotApplicable).
 status make_kernel_model(std::string_view variant, int block_x, int block_y, int elem_bytes, kernel_model* out,
                          std::string* why = nullptr);
+status make_kernel_model(std::string_view variant, int block_x, int block_y, int elem_bytes, const problem_2d& shape,
+                         kernel_model* out, std::string* why = nullptr);
 
 // ---- one warp ----
-
-struct problem_2d {
-  std::int64_t rows = 0, cols = 0, batch = 1;
-};
 
 std::int64_t tiles_x(const kernel_model& k, const problem_2d& p);  // tile columns: ceil(cols / tile_cols)
 std::int64_t tiles_y(const kernel_model& k, const problem_2d& p);  // tile rows: ceil(rows / tile_rows)
@@ -200,7 +223,8 @@ struct launch_totals {
   bool compiled_away = false;
 };
 
-// Sums every warp of every tile of the launch. Fails with kInvalidExtent or kOverflow.
+// Sums every warp of every tile of the launch. Fails with kInvalidExtent (also: a shape other than
+// the one a shape-bound model was made for) or kOverflow.
 status count_launch(const kernel_model& k, const problem_2d& p, launch_totals* out, std::string* why = nullptr);
 
 }  // namespace xpose::model

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "gpu/kernels/tile_shapes.hpp"  // fast_tile's tile shapes: plain C++, shared with the kernel
 #include "model/bank_model.hpp"
 
 namespace xpose::model {
@@ -39,7 +40,7 @@ smem_instruction store_row_major() {
 }
 
 // smem_v1: every thread reads back the word it wrote, then writes it out strided.
-status make_smem_v1(int bx, int by, int elem_bytes, kernel_model* out, std::string* why) {
+status make_smem_v1(int bx, int by, int elem_bytes, const problem_2d&, kernel_model* out, std::string* why) {
   if (status s = check_square("smem_v1", bx, by, why); s != status::kSuccess) return s;
   kernel_model k;
   k.variant = "smem_v1";
@@ -87,17 +88,17 @@ status make_smem_v23(const char* name, int pad, int bx, int by, int elem_bytes, 
   return status::kSuccess;
 }
 
-status make_smem_v2(int bx, int by, int elem_bytes, kernel_model* out, std::string* why) {
+status make_smem_v2(int bx, int by, int elem_bytes, const problem_2d&, kernel_model* out, std::string* why) {
   return make_smem_v23("smem_v2", 0, bx, by, elem_bytes, out, why);
 }
 
-status make_smem_v3(int bx, int by, int elem_bytes, kernel_model* out, std::string* why) {
+status make_smem_v3(int bx, int by, int elem_bytes, const problem_2d&, kernel_model* out, std::string* why) {
   return make_smem_v23("smem_v3", 1, bx, by, elem_bytes, out, why);
 }
 
 // tiled (src/gpu/kernels/tiled.cuh): a 32 x 32 tile in a (32, 33) array moved by 32 x H threads,
 // each looping r = ty, ty + H, ... < 32.
-status make_tiled(int bx, int by, int elem_bytes, kernel_model* out, std::string* why) {
+status make_tiled(int bx, int by, int elem_bytes, const problem_2d&, kernel_model* out, std::string* why) {
   constexpr int kT = 32;
   if (bx != kT || (by != 1 && by != 2 && by != 4 && by != 8 && by != 16 && by != 32))
     return fail(status::kInvalidBlock, why,
@@ -126,14 +127,311 @@ status make_tiled(int bx, int by, int elem_bytes, kernel_model* out, std::string
   return status::kSuccess;
 }
 
-constexpr std::array<variant_entry, 4> kVariants{{
+// ---- the library's own kernels ----
+
+// fast_tile (src/gpu/kernels/fast_tile.cuh): a TR x TC tile in tile[TR][TC + pad], moved by a 1-D
+// block of kThreads threads as 16-byte vectors (V = 16 / S elements). Every thread handles 4 vectors
+// on each side (the kernel's kIters: tile vectors / threads is 4 for every element size), arranged
+// per warp as 4 rows x 8 lanes: lx = tid % 8, ly = (tid % 32) / 8, w = (it * kThreads + tid) / 32.
+//   load phase:  tile[row][col + k] = v[it].e[k],  row = (w / segs_in) * 4 + ly,
+//                                                  col = ((w % segs_in) * 8 + lx) * V
+//   store phase: o.e[k] = tile[i + k][c],          c = (w / segs_out) * 4 + ly,
+//                                                  i = ((w % segs_out) * 8 + lx) * V
+// with segs_in = TC / V / 8 and segs_out = TR / V / 8. No shared access has a bounds check: a vector
+// that leaves the matrix is filled with zeros and still scattered, and the store phase reads all V
+// elements (only the global store is predicated), so edge tiles issue exactly the interior's
+// accesses. The unrolled loops over `it` and `k` are modelled as trips: trip = it * V + k.
+//
+// What nvcc 13.0 made of it (sm_90 SASS, scripts/sass_shared_ops.sh): one LDS and one STS per element
+// for 1-, 4-, 8- and 16-byte elements (64/64 .U8, 16/16, 8/8 .64, 4/4 .128 per thread and tile), but
+// for 2-byte elements 32 LDS.U16 and only 16 STS: the scatter's neighbouring elements k, k + 1 of a
+// tile row are 4-byte aligned (pitch 132 bytes, columns in steps of 8 elements) and are stored as one
+// 4-byte word. The model counts what the SASS does.
+struct fast_tile_geometry {
+  int rows, cols, pad, threads;
+};
+
+template <int S>
+constexpr fast_tile_geometry fast_tile_of() {
+  using g = ::xpose::detail::gpu::fast_tile_shape<S>;
+  return {g::kRows, g::kCols, g::kPad, g::kThreads};
+}
+
+fast_tile_geometry fast_tile_geometry_of(int elem_bytes) {
+  switch (elem_bytes) {
+    case 1: return fast_tile_of<1>();
+    case 2: return fast_tile_of<2>();
+    case 4: return fast_tile_of<4>();
+    case 8: return fast_tile_of<8>();
+    default: return fast_tile_of<16>();
+  }
+}
+
+// The SASS name of the instantiation's word type and its LDS/STS suffix, for the compiler note.
+const char* word_type_name(int elem_bytes) {
+  switch (elem_bytes) {
+    case 1: return "unsigned char";
+    case 2: return "unsigned short";
+    case 4: return "unsigned int";
+    case 8: return "uint2";
+    default: return "uint4";
+  }
+}
+
+const char* sass_suffix(int elem_bytes) {
+  switch (elem_bytes) {
+    case 1: return ".U8";
+    case 2: return ".U16";
+    case 4: return "";
+    case 8: return ".64";
+    default: return ".128";
+  }
+}
+
+// The planner's check_vector_strides for a dense matrix: the strided sides' leading dimensions (and
+// a batch's stride, rows * cols) must be multiples of V elements.
+status check_vectors(const char* name, const problem_2d& p, int elem_bytes, bool in_side, bool out_side,
+                     std::string* why) {
+  const int v = 16 / elem_bytes;
+  if ((in_side && p.cols % v) || (out_side && p.rows % v))
+    return fail(status::kMisaligned, why,
+                fmt::format("{} moves 16-byte vectors: the {} of a {}x{} matrix must be multiples of {} elements "
+                            "for {}-byte elements (the planner does not run it here)",
+                            name, in_side && out_side ? "rows and columns" : (in_side ? "columns" : "rows"), p.rows,
+                            p.cols, v, elem_bytes));
+  return status::kSuccess;
+}
+
+status make_fast_tile(int, int, int elem_bytes, const problem_2d& shape, kernel_model* out, std::string* why) {
+  if (shape.rows > 0)
+    if (status s = check_vectors("fast_tile", shape, elem_bytes, true, true, why); s != status::kSuccess) return s;
+  const fast_tile_geometry g = fast_tile_geometry_of(elem_bytes);
+  const int v = 16 / elem_bytes;
+  constexpr int kIters = 4;  // 16-byte vectors per thread and side
+  const int nt = g.threads, segs_in = g.cols / v / 8, segs_out = g.rows / v / 8;
+  // The scatter's store width: one element, or a pair of 2-byte elements merged by nvcc.
+  const int pair = elem_bytes == 2 ? 2 : 1;
+  const int stores_per_vec = v / pair;
+
+  kernel_model k;
+  k.variant = "fast_tile";
+  k.kernel_function = "fast_tile_kernel";
+  k.block_x = nt;
+  k.block_y = 1;
+  k.tile_rows = g.rows;
+  k.tile_cols = g.cols;
+  k.array = {"tile", g.rows, g.cols + g.pad, elem_bytes, {}};
+  k.instructions.push_back(
+      {pair == 1 ? fmt::format("tile[row][col + k] = v[it].e[k]   (trip = it*{} + k)", v)
+                 : fmt::format("tile[row][col + k .. k+1] = v[it].e[k], e[k+1]: one 4-byte STS per pair   (trip = "
+                               "it*{} + k/2)",
+                               stores_per_vec),
+       smem_op::kStore, kIters * stores_per_vec, elem_bytes * pair,
+       [=](const lane_ctx& c) -> std::optional<smem_coord> {
+         const int it = c.trip / stores_per_vec, m = c.trip % stores_per_vec;
+         const int tid = c.tx, lx = tid % 8, ly = (tid % 32) / 8;
+         const int w = (it * nt + tid) / 32;
+         const int row = (w / segs_in) * 4 + ly, col = ((w % segs_in) * 8 + lx) * v;
+         return smem_coord{row, col + m * pair};
+       }});
+  k.instructions.push_back({fmt::format("o.e[k] = tile[i + k][c]   (trip = it*{} + k)", v), smem_op::kLoad, kIters * v, 0,
+                            [=](const lane_ctx& c) -> std::optional<smem_coord> {
+                              const int it = c.trip / v, kk = c.trip % v;
+                              const int tid = c.tx, lx = tid % 8, ly = (tid % 32) / 8;
+                              const int w = (it * nt + tid) / 32;
+                              const int col = (w / segs_out) * 4 + ly, i = ((w % segs_out) * 8 + lx) * v;
+                              return smem_coord{i + kk, col};
+                            }});
+  k.compiler_note =
+      pair == 1
+          ? fmt::format("nvcc 13.0 keeps one shared access per element: the sm_90 SASS of fast_tile_kernel<{}> has "
+                        "{} STS{} and {} LDS{} (4 vectors of {} elements per thread on each side)",
+                        word_type_name(elem_bytes), kIters * v, sass_suffix(elem_bytes), kIters * v,
+                        sass_suffix(elem_bytes), v)
+          : "nvcc 13.0 merges the scatter's 2-byte pairs: the sm_90 SASS of fast_tile_kernel<unsigned short> has 16 "
+            "4-byte STS (elements k, k+1 of a tile row, 4-byte aligned) and 32 LDS.U16, and the model counts those";
+  *out = std::move(k);
+  return status::kSuccess;
+}
+
+// permute_tiled (src/gpu/kernels/permute_tiled.cuh), modelled for a 2-D transpose (rows x cols,
+// nothing folded: row_in(r) = r * cols, col_out(c) = c * rows). Block 32 x 8, a 32 x 32 tile in
+// tile[32][33] as in `tiled`, plus two 32-entry int64 tables written once per tile, row_in by the
+// threads ty == 0 and col_out by ty == 1, and read in the element loops under the same bounds check
+// as the tile access (the SASS predicates the LDS.64 with it): every lane of a warp reads the same
+// entry (j = ty + 8 * trip), a broadcast.
+status make_permute_tiled(int, int, int elem_bytes, const problem_2d&, kernel_model* out, std::string*) {
+  constexpr int kT = 32, kH = 8;
+  kernel_model k;
+  k.variant = "permute_tiled";
+  k.kernel_function = "permute_tiled_kernel";
+  k.block_x = kT;
+  k.block_y = kH;
+  k.tile_rows = k.tile_cols = kT;
+  k.array = {"tile", kT, kT + 1, elem_bytes, {}};
+  k.tables = {{"row_in", 1, kT, 8, {}, true}, {"col_out", 1, kT, 8, {}, true}};
+  constexpr int kRowIn = 1, kColOut = 2, trips = kT / kH;
+  k.instructions.push_back({"row_in[tx] = chain_offset(r0 + tx, ...)   (ty == 0)", smem_op::kStore, 1, 0,
+                            [](const lane_ctx& c) -> std::optional<smem_coord> {
+                              if (c.ty == 0 && c.tx < c.valid.rows) return smem_coord{0, c.tx};
+                              return std::nullopt;
+                            },
+                            kRowIn});
+  k.instructions.push_back({"col_out[tx] = chain_offset(c0 + tx, ...)  (ty == 1)", smem_op::kStore, 1, 0,
+                            [](const lane_ctx& c) -> std::optional<smem_coord> {
+                              if (c.ty == 1 && c.tx < c.valid.cols) return smem_coord{0, c.tx};
+                              return std::nullopt;
+                            },
+                            kColOut});
+  k.instructions.push_back({"... = src[row_in[j] + c0 + tx]: the read of row_in[j]   (j = ty + trip*8)", smem_op::kLoad,
+                            trips, 0,
+                            [](const lane_ctx& c) -> std::optional<smem_coord> {
+                              const int j = c.ty + c.trip * kH;
+                              if (j < kT && j < c.valid.rows && c.tx < c.valid.cols) return smem_coord{0, j};
+                              return std::nullopt;
+                            },
+                            kRowIn});
+  k.instructions.push_back({"tile[j][tx] = src[row_in[j] + c0 + tx]   (j = ty + trip*8)", smem_op::kStore, trips, 0,
+                            [](const lane_ctx& c) -> std::optional<smem_coord> {
+                              const int j = c.ty + c.trip * kH;
+                              if (j < kT && j < c.valid.rows && c.tx < c.valid.cols) return smem_coord{j, c.tx};
+                              return std::nullopt;
+                            }});
+  k.instructions.push_back({"dst[col_out[j] + r0 + tx] = ...: the read of col_out[j]   (j = ty + trip*8)", smem_op::kLoad,
+                            trips, 0,
+                            [](const lane_ctx& c) -> std::optional<smem_coord> {
+                              const int j = c.ty + c.trip * kH;
+                              if (j < kT && j < c.valid.cols && c.tx < c.valid.rows) return smem_coord{0, j};
+                              return std::nullopt;
+                            },
+                            kColOut});
+  k.instructions.push_back({"dst[col_out[j] + r0 + tx] = tile[tx][j]   (j = ty + trip*8)", smem_op::kLoad, trips, 0,
+                            [](const lane_ctx& c) -> std::optional<smem_coord> {
+                              const int j = c.ty + c.trip * kH;
+                              if (j < kT && j < c.valid.cols && c.tx < c.valid.rows) return smem_coord{c.tx, j};
+                              return std::nullopt;
+                            }});
+  k.compiler_note =
+      "nvcc 13.0 compiles it as written: in the sm_90 SASS every trip of the element loops is one LDS.64 of the "
+      "table and one STS (LDS) of the tile under the same bounds check, and the table writes are one STS.64 each";
+  *out = std::move(k);
+  return status::kSuccess;
+}
+
+// narrow (src/gpu/kernels/narrow.cuh, launch shape in configure_narrow, src/gpu/configure.cpp): the
+// short side (S <= 64 elements) is kept whole, the long side cut into chunks; one chunk is a logical
+// tile. Shared memory is tile[S][chunk + V] (dynamic, 16-byte aligned), 256 threads.
+//   wide_in (rows <= 64, output dense): S = rows.
+//     row side:    idx = tid + 256*t < S * row_vecs:  16-byte store tile[i][jv .. jv+V-1],
+//                  i = idx / row_vecs, jv = (idx % row_vecs) * V, row_vecs = ceil(len / V)
+//     linear side: q0 = (tid + 256*t) * V < S * len:  for k < V, q = q0 + k, element load
+//                  tile[q % S][q / S] if q / S < len
+//   tall_in (cols <= 64, input dense): S = cols, the same accesses with load and store exchanged:
+//     linear side stores tile[q % S][q / S] (if q / S < len), row side loads 16-byte tile[j][iv ..].
+// len is the chunk's length (the last chunk may be short). The SASS has one STS.128 / LDS.128 per
+// row vector and V predicated element accesses per linear vector, as the source; the linear side's
+// trips are modelled as trip = t * V + k.
+constexpr int kNarrowMax = 64;               // configure.cpp
+constexpr int kNarrowTileBytes = 16 * 1024;  // configure.cpp
+constexpr int kNarrowThreads = 256;          // narrow.cuh
+
+status make_narrow(int, int, int elem_bytes, const problem_2d& p, kernel_model* out, std::string* why) {
+  if (p.rows < 1 || p.cols < 1)
+    return fail(status::kInvalidExtent, why,
+                "narrow's shared layout follows the matrix shape (chunk, pitch, wide_in or tall_in): give the shape");
+  bool wide_in;
+  if (p.rows <= kNarrowMax) {
+    wide_in = true;
+  } else if (p.cols <= kNarrowMax) {
+    wide_in = false;
+  } else {
+    return fail(status::kVariantNotApplicable, why,
+                fmt::format("narrow needs a short side of at most {} elements (got {}x{})", kNarrowMax, p.rows, p.cols));
+  }
+  if (status s = check_vectors("narrow", p, elem_bytes, wide_in, !wide_in, why); s != status::kSuccess) return s;
+  if (p.batch > 1 && (p.rows * p.cols * elem_bytes) % 16)
+    return fail(status::kMisaligned, why,
+                fmt::format("narrow needs batch strides that are multiples of 16 bytes ({}x{} of {}-byte elements)",
+                            p.rows, p.cols, elem_bytes));
+  const int v = 16 / elem_bytes;
+  const int S = static_cast<int>(wide_in ? p.rows : p.cols);
+  int chunk = kNarrowTileBytes / (S * elem_bytes) / 32 * 32;
+  if (chunk < 32) chunk = 32;
+  const int pitch = chunk + v;
+  const int trips = (S * (chunk / v) + kNarrowThreads - 1) / kNarrowThreads;  // both sides: S * chunk / V vectors
+
+  kernel_model k;
+  k.variant = "narrow";
+  k.kernel_function = "narrow_kernel";
+  k.block_x = kNarrowThreads;
+  k.block_y = 1;
+  k.tile_rows = wide_in ? S : chunk;
+  k.tile_cols = wide_in ? chunk : S;
+  k.array = {"tile", S, pitch, elem_bytes, {}};
+  k.made_for = problem_2d{p.rows, p.cols, 1};
+  auto len_of = [wide_in](const lane_ctx& c) { return wide_in ? c.valid.cols : c.valid.rows; };
+  // The row side: a 16-byte vector of tile row i (wide_in: stored; tall_in: loaded).
+  lane_fn row_side = [=](const lane_ctx& c) -> std::optional<smem_coord> {
+    const int len = len_of(c), row_vecs = (len + v - 1) / v;
+    const int idx = c.tx + kNarrowThreads * c.trip;
+    if (idx >= S * row_vecs) return std::nullopt;
+    return smem_coord{idx / row_vecs, (idx % row_vecs) * v};
+  };
+  // The linear side: element k of the dense run's vector q0.
+  lane_fn linear_side = [=](const lane_ctx& c) -> std::optional<smem_coord> {
+    const int len = len_of(c), t = c.trip / v, kk = c.trip % v;
+    const int q0 = (c.tx + kNarrowThreads * t) * v;
+    if (q0 >= S * len) return std::nullopt;
+    const int q = q0 + kk;
+    if (q / S >= len) return std::nullopt;
+    return smem_coord{q % S, q / S};
+  };
+  if (wide_in) {
+    k.instructions.push_back({"tile[i][jv .. jv+V-1] = in[i][l0 + jv ..]   (16-byte vector; idx = tid + 256*trip)",
+                              smem_op::kStore, trips, 16, row_side});
+    k.instructions.push_back({fmt::format("out[l0*S + q] <- tile[q % S][q / S]   (q = q0 + k; trip = t*{} + k)", v),
+                              smem_op::kLoad, trips * v, 0, linear_side});
+  } else {
+    k.instructions.push_back({fmt::format("tile[q % S][q / S] = in[l0*S + q]   (q = q0 + k; trip = t*{} + k)", v),
+                              smem_op::kStore, trips * v, 0, linear_side});
+    k.instructions.push_back({"out[j][l0 + iv ..] = tile[j][iv .. iv+V-1]   (16-byte vector; idx = tid + 256*trip)",
+                              smem_op::kLoad, trips, 16, row_side});
+  }
+  k.compiler_note = fmt::format(
+      "{}: short side {} kept whole, chunk {} of the long side, pitch {} elements; nvcc 13.0 compiles it as written "
+      "(sm_90 SASS of narrow_kernel<{}, {}>: one {}.128 per row vector, {} predicated element {}{} per linear vector)",
+      wide_in ? "wide_in" : "tall_in", S, chunk, pitch, word_type_name(elem_bytes), wide_in ? "true" : "false",
+      wide_in ? "STS" : "LDS", v, wide_in ? "LDS" : "STS", sass_suffix(elem_bytes));
+  *out = std::move(k);
+  return status::kSuccess;
+}
+
+constexpr std::array<variant_entry, 7> kVariants{{
     {"smem_v1", 16, 16, "square 8x8, 16x16 or 32x32", make_smem_v1},
     {"smem_v2", 16, 16, "square 8x8, 16x16 or 32x32", make_smem_v2},
     {"smem_v3", 16, 16, "square 8x8, 16x16 or 32x32", make_smem_v3},
     {"tiled", 32, 8, "32xH with H in 1, 2, 4, 8, 16, 32", make_tiled},
+    {"fast_tile", 0, 0, "fixed by the element size: 256x1 (1 byte), 128x1 (2), 64x1 (4), 128x1 (8), 256x1 (16)",
+     make_fast_tile},
+    {"narrow", 0, 0, "fixed: 256x1", make_narrow},
+    {"permute_tiled", 0, 0, "fixed: 32x8", make_permute_tiled},
 }};
 
-constexpr std::array<std::string_view, 4> kNoShared{"naive_row_read", "naive_col_read", "copy", "cpu_naive"};
+// The registry's variants with no shared memory, and why (their sm_90 SASS has no LDS or STS:
+// scripts/sass_shared_ops.sh).
+struct no_shared {
+  std::string_view name;
+  const char* why;
+};
+constexpr std::array<no_shared, 7> kNoShared{{
+    {"naive_row_read", "one thread per element, straight from global to global memory"},
+    {"naive_col_read", "one thread per element, straight from global to global memory"},
+    {"reg_tile", "it transposes V x V blocks in registers, 16-byte vectors both ways"},
+    {"permute_general", "one thread per element or wider word, straight from global to global memory"},
+    {"copy", "it is cudaMemcpyAsync, no kernel of xpose's"},
+    {"cpu_naive", "it runs on the CPU"},
+    {"cpu_blocked", "it runs on the CPU"},
+}};
 
 }  // namespace
 
@@ -145,27 +443,48 @@ const variant_entry* find_modelled_variant(std::string_view name) {
   return nullptr;
 }
 
-bool has_no_shared_memory(std::string_view name) {
-  for (auto n : kNoShared)
-    if (n == name) return true;
+std::string modelled_variant_list() {
+  std::string s;
+  for (const auto& v : kVariants) s += (s.empty() ? "" : ", ") + std::string(v.name);
+  return s;
+}
+
+bool has_no_shared_memory(std::string_view name, std::string* why) {
+  for (const auto& n : kNoShared)
+    if (n.name == name) {
+      if (why)
+        *why = fmt::format("{} uses no shared memory ({}), so there are no bank conflicts to model and Nsight "
+                           "Compute counts 0 shared wavefronts; the variants with shared memory are {}",
+                           name, n.why, modelled_variant_list());
+      return true;
+    }
   return false;
 }
 
 status make_kernel_model(std::string_view variant, int block_x, int block_y, int elem_bytes, kernel_model* out,
                          std::string* why) {
+  return make_kernel_model(variant, block_x, block_y, elem_bytes, problem_2d{}, out, why);
+}
+
+status make_kernel_model(std::string_view variant, int block_x, int block_y, int elem_bytes, const problem_2d& shape,
+                         kernel_model* out, std::string* why) {
   const variant_entry* v = find_modelled_variant(variant);
   if (!v) {
-    if (has_no_shared_memory(variant))
-      return fail(status::kVariantNotApplicable, why,
-                  fmt::format("{} makes no shared-memory accesses; the bank model covers smem_v1, smem_v2, "
-                              "smem_v3 and tiled",
-                              variant));
+    std::string reason;
+    if (has_no_shared_memory(variant, &reason)) return fail(status::kVariantNotApplicable, why, reason);
     return fail(status::kUnknownVariant, why,
-                fmt::format("no bank model for variant '{}' (modelled: smem_v1, smem_v2, smem_v3, tiled)", variant));
+                fmt::format("no bank model for variant '{}' (modelled: {})", variant, modelled_variant_list()));
   }
   if (elem_bytes != 1 && elem_bytes != 2 && elem_bytes != 4 && elem_bytes != 8 && elem_bytes != 16)
     return fail(status::kUnsupportedElementSize, why,
                 fmt::format("element size {} is not 1, 2, 4, 8 or 16 bytes", elem_bytes));
+  if (v->default_block_x == 0) {
+    // The kernel fixes its block; the planner refuses a block shape for it, and so does the model.
+    if (block_x != 0 || block_y != 0)
+      return fail(status::kInvalidBlock, why,
+                  fmt::format("{} takes no block shape (its block is {})", v->name, v->blocks));
+    return v->make(0, 0, elem_bytes, shape, out, why);
+  }
   if (block_x == 0 && block_y == 0) {
     block_x = v->default_block_x;
     block_y = v->default_block_y;
@@ -174,7 +493,7 @@ status make_kernel_model(std::string_view variant, int block_x, int block_y, int
     return fail(status::kInvalidBlock, why,
                 fmt::format("block {}x{} is invalid: each side at least 1, at most 1024 threads in all", block_x,
                             block_y));
-  return v->make(block_x, block_y, elem_bytes, out, why);
+  return v->make(block_x, block_y, elem_bytes, shape, out, why);
 }
 
 }  // namespace xpose::model

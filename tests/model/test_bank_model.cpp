@@ -464,3 +464,355 @@ TEST(ProfileCommand, ParsesNcuCsv) {
 
 }  // namespace
 }  // namespace xpose::cli
+
+// ---- the library's own kernels: fast_tile, narrow, permute_tiled ----
+// Hand-derived, like the tests above; these models are not yet checked against ncu (docs/banks.md,
+// "The library's own kernels"): `xpose profile --suite` has rows for them.
+
+namespace xpose::model {
+namespace {
+
+kernel_model model_for(std::string_view variant, int elem, std::int64_t rows, std::int64_t cols, std::int64_t batch = 1) {
+  kernel_model k;
+  std::string why;
+  EXPECT_EQ(make_kernel_model(variant, 0, 0, elem, {rows, cols, batch}, &k, &why), status::kSuccess) << why;
+  return k;
+}
+
+launch_totals totals_for(std::string_view variant, int elem, std::int64_t rows, std::int64_t cols,
+                         std::int64_t batch = 1) {
+  const kernel_model k = model_for(variant, elem, rows, cols, batch);
+  launch_totals t;
+  std::string why;
+  EXPECT_EQ(count_launch(k, {rows, cols, batch}, &t, &why), status::kSuccess) << why;
+  return t;
+}
+
+smem_counters counts_for(std::string_view variant, int elem, std::int64_t rows, std::int64_t cols,
+                         std::int64_t batch = 1) {
+  return totals_for(variant, elem, rows, cols, batch).compiled;
+}
+
+// fast_tile, 4-byte: tile[32][33] (pitch 33 words), 64 threads = 2 warps, V = 4, 4 vectors per thread
+// and side, one 8-lane segment per tile row (TC / V / 8 = 1). Lane (lx = l % 8, ly = l / 8) of warp
+// slot w = it * 2 + warp:
+//   scatter tile[4w + ly][4lx + k]: word 33 (4w + ly) + 4lx + k, bank (4w + ly + 4lx + k) % 32;
+//   gather  tile[4lx + k][4w + ly]: word 33 (4lx + k) + 4w + ly, the same bank.
+// ly + 4lx takes each of 0..31 once: both are conflict-free, the kernel comment's bank = 4*lx + ly.
+// Per thread 4 iterations x V = 16 scalar accesses each way, 1 wavefront per warp-instruction.
+TEST(BankModelFastTile, FourBytesIsConflictFree) {
+  const kernel_model k = model_for("fast_tile", 4, 64, 64);
+  EXPECT_EQ(k.block_x, 64);
+  EXPECT_EQ(k.block_y, 1);
+  EXPECT_EQ(k.array.rows, 32);
+  EXPECT_EQ(k.array.cols, 33);
+  ASSERT_EQ(k.instructions.size(), 2u);
+  EXPECT_EQ(k.instructions[0].op, smem_op::kStore);
+  EXPECT_EQ(k.instructions[0].trips, 16);
+  EXPECT_EQ(k.instructions[1].trips, 16);
+  for (int warp = 0; warp < 2; ++warp)
+    for (int trip : {0, 5, 15}) {
+      const int it = trip / 4, kk = trip % 4, w = it * 2 + warp;
+      for (int ins = 0; ins < 2; ++ins) {
+        const warp_trace t = trace_warp(k, ins, warp, trip, {32, 32});
+        for (int l = 0; l < 32; ++l) {
+          const int lx = l % 8, ly = l / 8;
+          const smem_coord want = ins == 0 ? smem_coord{4 * w + ly, 4 * lx + kk} : smem_coord{4 * lx + kk, 4 * w + ly};
+          EXPECT_EQ(t.lanes[l].at, want) << "instruction " << ins << " warp " << warp << " trip " << trip << " lane " << l;
+          EXPECT_EQ(t.lanes[l].bank, (4 * w + ly + 4 * lx + kk) % 32);
+        }
+        EXPECT_EQ(t.count.wavefronts, 1);
+        EXPECT_EQ(t.count.ideal, 1);
+      }
+    }
+  // 32x32: one tile x 2 warps x 16; 64x64: 4 tiles. 4096x4096: 16,384 tiles x 32 = 524,288.
+  expect_counts(counts_for("fast_tile", 4, 32, 32), 32, 0, 32, 0);
+  expect_counts(counts_for("fast_tile", 4, 64, 64), 128, 0, 128, 0);
+  expect_counts(counts_for("fast_tile", 4, 4096, 4096), 524288, 0, 524288, 0);
+}
+
+TEST(BankModelFastTile, EdgeTilesMakeTheInteriorsAccesses) {
+  // 36x36 (a multiple of V = 4, so the planner runs it): 2 x 2 tiles, three of them cut. Out-of-range
+  // vectors are zero-filled and still scattered, and the gather reads all V elements (only the global
+  // store is predicated), so every tile costs what a full one does: 4 x 32 each way.
+  expect_counts(counts_for("fast_tile", 4, 36, 36), 128, 0, 128, 0);
+  // A batch of 3 multiplies.
+  expect_counts(counts_for("fast_tile", 4, 36, 36, 3), 384, 0, 384, 0);
+}
+
+// fast_tile, 1-byte: tile[128][132] (pitch 132 bytes = 33 words), 256 threads = 8 warps, V = 16,
+// one segment per row (128 / 16 / 8 = 1); w = it * 8 + warp.
+//   scatter tile[4w + ly][16lx + k]: byte 132 (4w + ly) + 16lx + k, word 33 (4w + ly) + 4lx + k/4,
+//     bank (4w + ly + 4lx + k/4) % 32: 32 different banks, 1 wavefront (each STS.U8 moves 32 bytes).
+//   gather tile[16lx + k][4w + ly]: byte 2112 lx + 132k + 4w + ly; the 4 lanes ly = 0..3 share the
+//     word 528 lx + 33k + w; 528 = 16 mod 32, so lx = 0, 2, 4, 6 fall in one bank and lx = 1, 3, 5, 7
+//     in the bank 16 further: 4 different words per bank, 4 wavefronts, 3 conflicts.
+// 128x128 = one tile: stores 8 warps x 64 x 1 = 512; loads 8 x 64 x 4 = 2,048 of which 1,536 conflicts.
+TEST(BankModelFastTile, OneByteGatherIsFourWay) {
+  const kernel_model k = model_for("fast_tile", 1, 128, 128);
+  EXPECT_EQ(k.block_x, 256);
+  EXPECT_EQ(k.array.cols, 132);
+  EXPECT_EQ(k.instructions[0].trips, 64);
+  EXPECT_EQ(k.instructions[1].trips, 64);
+  const warp_trace st = trace_warp(k, 0, 0, 0, {128, 128});
+  for (int l = 0; l < 32; ++l) {
+    const int lx = l % 8, ly = l / 8;
+    EXPECT_EQ(st.lanes[l].byte, 132 * ly + 16 * lx);
+    EXPECT_EQ(st.lanes[l].bank, ly + 4 * lx);
+  }
+  EXPECT_EQ(st.count.wavefronts, 1);
+  const warp_trace ld = trace_warp(k, 1, 0, 0, {128, 128});
+  for (int l = 0; l < 32; ++l) {
+    const int lx = l % 8, ly = l / 8;
+    EXPECT_EQ(ld.lanes[l].at, (smem_coord{16 * lx, ly}));
+    EXPECT_EQ(ld.lanes[l].first_word, 528 * lx);
+    EXPECT_EQ(ld.lanes[l].bank, lx % 2 ? 16 : 0);
+  }
+  EXPECT_EQ(ld.count.wavefronts, 4);
+  EXPECT_EQ(ld.count.conflicts(), 3);
+  ASSERT_EQ(ld.count.groups.size(), 1u);
+  EXPECT_EQ(ld.count.groups[0].worst_bank, 0);
+  EXPECT_EQ(ld.count.groups[0].worst_words, (std::vector<std::int64_t>{0, 1056, 2112, 3168}));
+  // Another trip: it = 2, k = 5, warp 3: w = 19, word 528 lx + 165 + 19: banks (16 lx + 5 + 19) % 32.
+  const warp_trace ld2 = trace_warp(k, 1, 3, 2 * 16 + 5, {128, 128});
+  EXPECT_EQ(ld2.lanes[1].bank, (16 + 24) % 32);
+  EXPECT_EQ(ld2.count.wavefronts, 4);
+  expect_counts(counts_for("fast_tile", 1, 128, 128), 2048, 1536, 512, 0);
+  // 4096x4096: 32 x 32 tiles.
+  expect_counts(counts_for("fast_tile", 1, 4096, 4096), 1024 * 2048, 1024 * 1536, 1024 * 512, 0);
+}
+
+// fast_tile, 2-byte: tile[64][66] (pitch 132 bytes), 128 threads = 4 warps, V = 8; w = it * 4 + warp.
+// nvcc merges the scatter's pairs (k, k+1): 4 STS.32 per vector (SASS: 16 STS, 32 LDS.U16), lane
+// word 33 (4w + ly) + 4lx + m for pair m: banks (4w + ly + 4lx + m) % 32, all different: 1 wavefront.
+// Gather tile[8lx + k][4w + ly]: byte 1056 lx + 132k + 8w + 2ly, word 264 lx + 33k + 2w + ly/2;
+// 264 = 8 mod 32, so lx and lx + 4 share a bank with different words: 2 wavefronts, 1 conflict.
+// 64x64 = one tile: stores 4 warps x 16 x 1 = 64; loads 4 x 32 x 2 = 256, 128 conflicts.
+TEST(BankModelFastTile, TwoBytePairsAndTwoWayGather) {
+  const kernel_model k = model_for("fast_tile", 2, 64, 64);
+  EXPECT_EQ(k.block_x, 128);
+  EXPECT_EQ(k.instructions[0].trips, 16);
+  EXPECT_EQ(k.instructions[0].access_bytes, 4);
+  EXPECT_EQ(k.instructions[1].trips, 32);
+  EXPECT_FALSE(k.compiler_note.empty());
+  const warp_trace st = trace_warp(k, 0, 0, 1, {64, 64});  // it 0, pair 1: elements 8lx + 2, + 3
+  for (int l = 0; l < 32; ++l) {
+    const int lx = l % 8, ly = l / 8;
+    EXPECT_EQ(st.lanes[l].at, (smem_coord{ly, 8 * lx + 2}));
+    EXPECT_EQ(st.lanes[l].words, 1);
+    EXPECT_EQ(st.lanes[l].bank, (ly + 4 * lx + 1) % 32);
+  }
+  EXPECT_EQ(st.count.wavefronts, 1);
+  const warp_trace ld = trace_warp(k, 1, 0, 0, {64, 64});
+  for (int l = 0; l < 32; ++l) {
+    const int lx = l % 8, ly = l / 8;
+    EXPECT_EQ(ld.lanes[l].first_word, 264 * lx + ly / 2);
+    EXPECT_EQ(ld.lanes[l].bank, (8 * lx + ly / 2) % 32);
+  }
+  EXPECT_EQ(ld.count.wavefronts, 2);
+  EXPECT_EQ(ld.count.groups[0].worst_bank, 0);
+  EXPECT_EQ(ld.count.groups[0].worst_words, (std::vector<std::int64_t>{0, 1056}));
+  expect_counts(counts_for("fast_tile", 2, 64, 64), 256, 128, 64, 0);
+}
+
+// fast_tile, 8-byte: tile[32][33] of 8 bytes (66 words a row), 128 threads = 4 warps, V = 2, two
+// segments per row. Scatter tile[4(w/2) + ly][2(8(w%2) + lx) + k]: banks (8(w/2) + 2ly + 4lx + 2k) % 32
+// and +1; a half-warp (ly 0-1 or 2-3) covers the 32 banks once: 2 wavefronts, ideal 2. The gather
+// tile[2(8(w%2) + lx) + k][4(w/2) + ly] lands on the same banks (66 = 2 mod 32); its quads have 4
+// active lanes, so it is split into half-warps too: 2 / 2. 32x32: 4 warps x 8 x 2 = 64 each way.
+// 16-byte: 256 threads = 8 warps, V = 1, quarter-warps (one ly) hit banks 4 (row + lx) % 32 ..+3, all
+// 32 once: 4 / 4 per instruction, 8 warps x 4 x 4 = 128 each way.
+TEST(BankModelFastTile, EightAndSixteenBytesAreConflictFree) {
+  expect_counts(counts_for("fast_tile", 8, 32, 32), 64, 0, 64, 0);
+  expect_counts(counts_for("fast_tile", 16, 32, 32), 128, 0, 128, 0);
+}
+
+TEST(BankModelFastTile, BlockAndShapeAsThePlannerTakesThem) {
+  kernel_model k;
+  std::string why;
+  EXPECT_EQ(make_kernel_model("fast_tile", 64, 1, 4, &k, &why), status::kInvalidBlock);  // no block shape
+  EXPECT_NE(why.find("takes no block shape"), std::string::npos);
+  EXPECT_EQ(make_kernel_model("fast_tile", 0, 0, 4, problem_2d{100, 102, 1}, &k, &why), status::kMisaligned);
+  EXPECT_EQ(make_kernel_model("fast_tile", 0, 0, 4, &k, &why), status::kSuccess);  // no shape: no shape check
+}
+
+// narrow, wide_in 4x1024 f32: S = 4, chunk = 16384 / (4 * 4) = 1024, pitch 1028 (row i starts at
+// word 1028 i, bank 4i), one chunk, 256 threads = 8 warps.
+//   Row side: 4 x 256 vectors, idx = tid + 256 t: row i = t, jv = 4 tid; a quarter-warp writes 128
+//   contiguous bytes: 4 wavefronts, ideal 4, per warp and trip; 8 warps x 4 trips: 128 / 0.
+//   Linear side: q0 = 4 (tid + 256 t), q = q0 + k: row q % 4 = k, column q / 4 = tid + 256 t: a warp
+//   reads 32 consecutive words of row k: 1 wavefront; 8 warps x 4 trips x 4 k = 128 / 0.
+TEST(BankModelNarrow, WideInFourRows) {
+  const kernel_model k = model_for("narrow", 4, 4, 1024);
+  EXPECT_EQ(k.array.rows, 4);
+  EXPECT_EQ(k.array.cols, 1028);
+  EXPECT_EQ(k.tile_rows, 4);
+  EXPECT_EQ(k.tile_cols, 1024);
+  ASSERT_EQ(k.instructions.size(), 2u);
+  EXPECT_EQ(k.instructions[0].op, smem_op::kStore);
+  EXPECT_EQ(k.instructions[0].access_bytes, 16);
+  const warp_trace st = trace_warp(k, 0, 1, 2, {4, 1024});  // warp 1, trip 2: row 2, jv = 4 (32 + l)
+  for (int l = 0; l < 32; ++l) {
+    EXPECT_EQ(st.lanes[l].at, (smem_coord{2, 4 * (32 + l)}));
+    EXPECT_EQ(st.lanes[l].first_word, 2 * 1028 + 4 * (32 + l));
+  }
+  EXPECT_EQ(st.count.wavefronts, 4);
+  EXPECT_EQ(st.count.ideal, 4);
+  const warp_trace ld = trace_warp(k, 1, 0, 3, {4, 1024});  // t 0, k 3: row 3, column l
+  for (int l = 0; l < 32; ++l) EXPECT_EQ(ld.lanes[l].at, (smem_coord{3, l}));
+  EXPECT_EQ(ld.count.wavefronts, 1);
+  const launch_totals t = totals_for("narrow", 4, 4, 1024);
+  EXPECT_EQ(t.instructions[0].executions, 32);
+  EXPECT_EQ(t.instructions[1].executions, 128);
+  expect_counts(t.compiled, 128, 0, 128, 0);
+}
+
+// tall_in 1024x4 f32: the same accesses with load and store exchanged: element stores tile[k][i]
+// (1 wavefront each, 128), 16-byte loads of tile rows (4 per warp and trip, 128).
+TEST(BankModelNarrow, TallInFourColumns) {
+  const kernel_model k = model_for("narrow", 4, 1024, 4);
+  EXPECT_EQ(k.tile_rows, 1024);
+  EXPECT_EQ(k.tile_cols, 4);
+  EXPECT_EQ(k.instructions[0].op, smem_op::kStore);
+  EXPECT_EQ(k.instructions[0].access_bytes, 0);
+  EXPECT_EQ(k.instructions[1].access_bytes, 16);
+  expect_counts(counts_for("narrow", 4, 1024, 4), 128, 0, 128, 0);
+}
+
+// 4x1000 f32: one chunk of len 1000 (chunk 1024): row_vecs 250, 1,000 row vectors, so trip 3 has
+// idx 768..999: warps 0-6 whole and lanes 0-7 of warp 7. The 125 quarter-warps each write 8
+// vectors; three of them straddle a row end (idx 248-255, 496-503, 744-751: 250, 500, 750 are not
+// multiples of 8) and there the pad of one vector (4 banks) puts the next row's first vector on the
+// banks of the previous row's last: e.g. words 996-999 (banks 4-7) and 1028-1031 (banks 4-7): 2
+// wavefronts. Stores 128, ideal 125, 3 conflicts over 32 executions. Loads: 4 rows x 1000 columns,
+// each warp 32 consecutive columns of one row: 1 wavefront per warp-instruction with an active lane,
+// 8 warps x 4 trips x 4 k = 128.
+TEST(BankModelNarrow, ShortLastChunk) {
+  const launch_totals t = totals_for("narrow", 4, 4, 1000);
+  EXPECT_EQ(t.instructions[0].executions, 32);
+  EXPECT_EQ(t.instructions[0].ideal, 125);
+  expect_counts(t.compiled, 128, 0, 128, 3);
+}
+
+// 64x4096 f32: S = 64, chunk 16384 / 256 = 64, pitch 68 words: row i starts at bank 4i % 32, and
+// rows 8 apart start in the same bank. Linear side: lane l reads q = 4l + k (+ 128 w + 1024 t): row
+// (4l + k) % 64, column (4l + k) / 64: lanes 0-15 rows 4l + k of column c, lanes 16-31 of column
+// c + 1; word 272 l' + 68k + c, bank (16 l' + 4k + c) % 32: 8 lanes per bank with 8 different words.
+// 8 wavefronts per warp-instruction: the pad keeps a *row* of the tile conflict-free but the linear
+// side walks down a column V rows per lane. 64 chunks x 8 warps x 4 trips x 4 k = 8,192 loads x 8.
+// Row side: 16 vectors per row, a quarter-warp writes 8 consecutive ones: conflict-free, 8,192.
+TEST(BankModelNarrow, SixtyFourRowsLinearSideIsEightWay) {
+  const kernel_model k = model_for("narrow", 4, 64, 4096);
+  EXPECT_EQ(k.array.cols, 68);
+  const warp_trace ld = trace_warp(k, 1, 0, 0, {64, 64});
+  EXPECT_EQ(ld.count.wavefronts, 8);
+  EXPECT_EQ(ld.count.groups[0].worst_bank, 0);
+  EXPECT_EQ(ld.count.groups[0].worst_words,
+            (std::vector<std::int64_t>{0, 544, 1088, 1632, 2176, 2720, 3264, 3808}));
+  expect_counts(counts_for("narrow", 4, 64, 4096), 65536, 57344, 8192, 0);
+}
+
+TEST(BankModelNarrow, NeedsTheShapeThePlannerTakes) {
+  kernel_model k;
+  std::string why;
+  EXPECT_EQ(make_kernel_model("narrow", 0, 0, 4, &k, &why), status::kInvalidExtent);  // no shape
+  EXPECT_EQ(make_kernel_model("narrow", 0, 0, 4, problem_2d{100, 100, 1}, &k, &why), status::kVariantNotApplicable);
+  EXPECT_EQ(make_kernel_model("narrow", 0, 0, 4, problem_2d{4, 1001, 1}, &k, &why), status::kMisaligned);
+  EXPECT_EQ(make_kernel_model("narrow", 256, 1, 4, problem_2d{4, 1024, 1}, &k, &why), status::kInvalidBlock);
+  ASSERT_EQ(make_kernel_model("narrow", 0, 0, 4, problem_2d{4, 1024, 1}, &k, &why), status::kSuccess);
+  launch_totals t;
+  EXPECT_EQ(count_launch(k, {4, 2048, 1}, &t, &why), status::kInvalidExtent);  // made for 4x1024
+  EXPECT_EQ(count_launch(k, {4, 1024, 2}, &t, &why), status::kSuccess);        // a batch is fine
+  expect_counts(t.compiled, 256, 0, 256, 0);
+}
+
+// permute_tiled on a 2-D 64x64 f32 transpose: 4 full tiles, block 32x8 = 8 warps (warp = ty).
+//   row_in[tx] (ty == 0) and col_out[tx] (ty == 1): one warp each, 32 x 8 contiguous bytes: STS.64
+//   in half-warps, 2 / 2: 4 tiles x 2 x 2 = 16 store wavefronts.
+//   tile[j][tx] (j = ty + 8 trip): a row, 1 wavefront: 4 tiles x 8 warps x 4 trips = 128.
+//   row_in[j] and col_out[j] reads: all 32 lanes the same 8 bytes, a broadcast; with 4 active lanes
+//   in a quad the 8-byte load is split into half-warps, each 1 wavefront: 2 / 2, 128 x 2 each = 512.
+//   tile[tx][j]: a column of the 33-word pitch, banks (tx + j) % 32: 1 wavefront, 128.
+// Loads 512 + 128 = 640, stores 16 + 128 = 144, no conflicts.
+TEST(BankModelPermuteTiled, SixtyFourSquare) {
+  const kernel_model k = model_for("permute_tiled", 4, 64, 64);
+  EXPECT_EQ(k.block_x, 32);
+  EXPECT_EQ(k.block_y, 8);
+  ASSERT_EQ(k.tables.size(), 2u);
+  EXPECT_EQ(k.tables[0].declaration(), "row_in[32]");
+  ASSERT_EQ(k.instructions.size(), 6u);
+  // The read of row_in[j] by warp 3 on trip 1: j = 11 for every lane, bytes 88-95 = words 22-23.
+  const warp_trace tab = trace_warp(k, 2, 3, 1, {32, 32});
+  for (const auto& a : tab.lanes) {
+    EXPECT_EQ(a.byte, 88);
+    EXPECT_EQ(a.words, 2);
+    EXPECT_EQ(a.bank, 22);
+  }
+  EXPECT_EQ(tab.count.wavefronts, 2);
+  EXPECT_EQ(tab.count.ideal, 2);
+  EXPECT_EQ(trace_warp(k, 0, 1, 0, {32, 32}).count.wavefronts, 0);  // row_in is written by ty == 0 only
+  EXPECT_EQ(trace_warp(k, 1, 1, 0, {32, 32}).count.wavefronts, 2);  // col_out by ty == 1
+  const launch_totals t = totals_for("permute_tiled", 4, 64, 64);
+  EXPECT_EQ(t.instructions[0].wavefronts, 8);
+  EXPECT_EQ(t.instructions[2].wavefronts, 256);
+  EXPECT_EQ(t.instructions[3].wavefronts, 128);
+  expect_counts(t.compiled, 640, 0, 144, 0);
+}
+
+// 40x40 f32: one full tile (160 / 36 as above) and three cut ones.
+//   right edge (32 rows x 8 cols): row_in 2, col_out lanes 0-7: one half-warp, 1; row_in[j] reads
+//   with lanes 0-7 active: half-warp 0 only, 1 wavefront x 32; tile stores 32 x 1; col_out[j] reads
+//   j < 8: trip 0 of 8 warps, 2 each = 16; tile loads 8 x 1. st 35, ld 56.
+//   bottom edge (8 rows x 32 cols): row_in lanes 0-7: 1; col_out 2; row_in[j] j < 8: 8 x 2 = 16;
+//   tile stores 8; col_out[j] reads lanes 0-7: 32 x 1; tile loads (tx < 8) 32 x 1. st 11, ld 80.
+//   corner (8 x 8): 1 + 1 + 8 stores; 8 + 8 + 8 loads. st 10, ld 24.
+// Loads 160 + 56 + 80 + 24 = 320, stores 36 + 35 + 11 + 10 = 92.
+TEST(BankModelPermuteTiled, EdgeTiles) { expect_counts(counts_for("permute_tiled", 4, 40, 40), 320, 0, 92, 0); }
+
+TEST(BankModelNoSharedMemory, SaysSo) {
+  for (const char* v : {"naive_row_read", "naive_col_read", "reg_tile", "permute_general", "copy", "cpu_naive",
+                        "cpu_blocked"}) {
+    kernel_model k;
+    std::string why;
+    EXPECT_EQ(make_kernel_model(v, 0, 0, 4, &k, &why), status::kVariantNotApplicable) << v;
+    EXPECT_NE(why.find("uses no shared memory"), std::string::npos) << why;
+    EXPECT_TRUE(has_no_shared_memory(v));
+  }
+  for (const auto& v : modelled_variants()) EXPECT_FALSE(has_no_shared_memory(v.name));
+}
+
+}  // namespace
+}  // namespace xpose::model
+
+namespace xpose::cli {
+namespace {
+
+TEST(BanksCommand, LibraryKernels) {
+  auto r = run_cli({"banks", "--variant", "fast_tile", "--shape", "4096x4096", "--dtype", "f32"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("tile[32][33]"), std::string::npos);
+  EXPECT_NE(r.out.find("block 64x1"), std::string::npos);
+  EXPECT_NE(r.out.find("524,288"), std::string::npos);  // 16,384 tiles x 2 warps x 16
+  EXPECT_NE(r.out.find("every trip (wavefronts/conflicts): 0-15: 1/0"), std::string::npos) << r.out;
+  r = run_cli({"banks", "--variant", "fast_tile", "--shape", "4096x4096", "--dtype", "i8"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("4 wavefronts, ideal 1, 3 conflicts"), std::string::npos) << r.out;
+  r = run_cli({"banks", "--variant", "permute_tiled", "--shape", "64x64"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("row_in[32]"), std::string::npos);
+  const auto j = nlohmann::json::parse(
+      run_cli({"banks", "--variant", "narrow", "--shape", "1024x4", "--dtype", "f32", "--json"}).out);
+  EXPECT_EQ(j["block"], "256x1");
+  EXPECT_EQ(j["array"], "tile[4][1028]");
+  EXPECT_EQ(j["shared_ld_wavefronts"], 128);
+  EXPECT_EQ(j["shared_st_wavefronts"], 128);
+  r = run_cli({"banks", "--variant", "reg_tile", "--shape", "64x64"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("reg_tile uses no shared memory"), std::string::npos) << r.err;
+  r = run_cli({"banks", "--variant", "fast_tile", "--shape", "64x64", "--block", "64x1"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(lines(r.err), 1);
+}
+
+}  // namespace
+}  // namespace xpose::cli

@@ -16,9 +16,11 @@
 // The tile is tile[short][chunk + V] in dynamic shared memory; chunk = a multiple of 32 elements
 // and of V, chosen on the host (configure_narrow) so short * chunk * size is about 16 KiB. Rows of
 // chunk + V elements start on 16-byte boundaries, so the row side moves whole 16-byte vectors
-// through shared memory too; the V-element pad shifts row k by 4k banks, which keeps the linear
-// side's element accesses (lane l touching column l of row k) conflict-free. Vectors that
-// straddle the end fall back to element accesses. Needs 16-byte aligned pointers and, for the
+// through shared memory too. The V-element pad shifts row k by 4k banks: for 4-byte elements that
+// keeps the linear side's element accesses conflict-free when the short side is 4 or 8, but a short
+// side of 2 leaves 2-way and of 16/32/64 leaves 2/4/8-way conflicts there (`xpose banks --variant
+// narrow`, docs/banks.md): a swizzle is the fix, not yet measured. Vectors that straddle the end
+// fall back to element accesses. Needs 16-byte aligned pointers and, for the
 // strided side, a leading dimension that is a multiple of V (checked by the planner).
 //
 // Launch: block (256), grid (ceil(long / chunk), 1, batch), capped and looped.
