@@ -33,6 +33,22 @@ std::int64_t first_difference(const void* a, const void* b, std::size_t bytes) {
   return -1;
 }
 
+transpose_desc tdesc(std::int64_t rows, std::int64_t cols, int elem_bytes) {
+  transpose_desc d;
+  d.rows = rows;
+  d.cols = cols;
+  d.elem_bytes = elem_bytes;
+  return d;
+}
+
+permute_desc pdesc(std::vector<std::int64_t> extents, std::vector<int> perm, int elem_bytes) {
+  permute_desc d;
+  d.extents = std::move(extents);
+  d.perm = std::move(perm);
+  d.elem_bytes = elem_bytes;
+  return d;
+}
+
 bool gpu_available(std::string* reason) {
 #ifdef XPOSE_HAS_CUDA
   int n = 0;

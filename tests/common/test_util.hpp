@@ -3,10 +3,22 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
+#include "xpose/xpose.hpp"
+
+// Status values print by name in failure messages.
+namespace xpose {
+inline void PrintTo(status s, std::ostream* os) { *os << status_name(s); }
+}  // namespace xpose
+
 namespace xpose::test {
+
+// Dense descriptors: a rows x cols transpose, a permutation of `extents`.
+transpose_desc tdesc(std::int64_t rows, std::int64_t cols, int elem_bytes = 4);
+permute_desc pdesc(std::vector<std::int64_t> extents, std::vector<int> perm, int elem_bytes = 4);
 
 // Fills `bytes` bytes with a splitmix64 stream from `seed` (never all zeros).
 void fill_random(void* p, std::size_t bytes, std::uint64_t seed);

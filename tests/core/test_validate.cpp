@@ -20,12 +20,11 @@
 #include "plan/problem.hpp"
 #include "xpose/xpose.hpp"
 
-// Status values print by name in failure messages.
-namespace xpose {
-inline void PrintTo(status s, std::ostream* os) { *os << status_name(s); }
-}  // namespace xpose
 
 namespace {
+
+using xpose::test::pdesc;
+using xpose::test::tdesc;
 
 using xpose::backend;
 using xpose::permute_desc;
@@ -81,21 +80,7 @@ void expect_plan_error(const Desc& d, status expected, const std::string& mentio
   EXPECT_FALSE(q.valid());
 }
 
-transpose_desc tdesc(i64 rows, i64 cols, int eb = 4) {
-  transpose_desc d;
-  d.rows = rows;
-  d.cols = cols;
-  d.elem_bytes = eb;
-  return d;
-}
 
-permute_desc pdesc(std::vector<i64> extents, std::vector<int> perm, int eb = 4) {
-  permute_desc d;
-  d.extents = std::move(extents);
-  d.perm = std::move(perm);
-  d.elem_bytes = eb;
-  return d;
-}
 
 // ------------------------------------------------------------------------------------------------
 // Status names and messages.

@@ -20,9 +20,6 @@
 #include "plan/problem.hpp"
 #include "xpose/xpose.hpp"
 
-namespace xpose {
-inline void PrintTo(status s, std::ostream* os) { *os << status_name(s); }
-}  // namespace xpose
 
 namespace {
 

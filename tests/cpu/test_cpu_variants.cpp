@@ -17,12 +17,11 @@
 #include "cpu/reference.hpp"
 #include "xpose/xpose.hpp"
 
-// Status values print by name in failure messages.
-namespace xpose {
-inline void PrintTo(status s, std::ostream* os) { *os << status_name(s); }
-}  // namespace xpose
 
 namespace {
+
+using xpose::test::pdesc;
+using xpose::test::tdesc;
 
 using xpose::backend;
 using xpose::permute_desc;
@@ -35,21 +34,7 @@ using xpose::test::kPoison;
 constexpr int kElemSizes[] = {1, 2, 4, 8, 16};
 constexpr std::size_t kGuard = 64;  // poisoned bytes before and after every output region
 
-transpose_desc tdesc(i64 rows, i64 cols, int eb = 4) {
-  transpose_desc d;
-  d.rows = rows;
-  d.cols = cols;
-  d.elem_bytes = eb;
-  return d;
-}
 
-permute_desc pdesc(std::vector<i64> extents, std::vector<int> perm, int eb = 4) {
-  permute_desc d;
-  d.extents = std::move(extents);
-  d.perm = std::move(perm);
-  d.elem_bytes = eb;
-  return d;
-}
 
 // ------------------------------------------------------------------------------------------------
 // The reference, on cases written out by hand.

@@ -17,12 +17,11 @@
 #include "plan/validate.hpp"
 #include "xpose/xpose.hpp"
 
-// Status values print by name in failure messages.
-namespace xpose {
-inline void PrintTo(status s, std::ostream* os) { *os << status_name(s); }
-}  // namespace xpose
 
 namespace {
+
+using xpose::test::pdesc;
+using xpose::test::tdesc;
 
 using xpose::permute_desc;
 using xpose::transpose_desc;
@@ -31,20 +30,7 @@ using xpose::detail::problem;
 using xpose::detail::problem_class;
 using i64 = std::int64_t;
 
-permute_desc pdesc(std::vector<i64> extents, std::vector<int> perm, int eb = 4) {
-  permute_desc d;
-  d.extents = std::move(extents);
-  d.perm = std::move(perm);
-  d.elem_bytes = eb;
-  return d;
-}
 
-transpose_desc tdesc(i64 rows, i64 cols) {
-  transpose_desc d;
-  d.rows = rows;
-  d.cols = cols;
-  return d;
-}
 
 std::vector<dim> dims_of(const problem& p) { return {p.dims.begin(), p.dims.begin() + p.rank}; }
 

@@ -15,12 +15,11 @@
 #include "plan/problem.hpp"
 #include "xpose/xpose.hpp"
 
-// Status values print by name in failure messages.
-namespace xpose {
-inline void PrintTo(status s, std::ostream* os) { *os << status_name(s); }
-}  // namespace xpose
 
 namespace {
+
+using xpose::test::pdesc;
+using xpose::test::tdesc;
 
 using xpose::backend;
 using xpose::permute_desc;
@@ -30,21 +29,7 @@ using xpose::transpose_desc;
 using xpose::detail::plan_data;
 using i64 = std::int64_t;
 
-permute_desc pdesc(std::vector<i64> extents, std::vector<int> perm, int eb = 4) {
-  permute_desc d;
-  d.extents = std::move(extents);
-  d.perm = std::move(perm);
-  d.elem_bytes = eb;
-  return d;
-}
 
-transpose_desc tdesc(i64 rows, i64 cols, int eb = 4) {
-  transpose_desc d;
-  d.rows = rows;
-  d.cols = cols;
-  d.elem_bytes = eb;
-  return d;
-}
 
 i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
 
