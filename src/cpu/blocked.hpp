@@ -9,6 +9,10 @@
 //           of `elem`-byte elements, iterated over the other dims ("outer"). A short contiguous row
 //           is folded into the element first (e.g. [N, M, 4] f32 with perm (1, 0, 2) is a transpose
 //           of 16-byte elements), so the tile kernel always moves something worth a load.
+//           When i or j is short, the tile goes on along the dims that continue it contiguously:
+//           the i chain continues i in the output (out_stride = the bytes covered so far), the j
+//           chain continues j in the input. A tile then covers the whole chain, so its output rows
+//           (or input rows) stay long on high-rank permutations of small extents.
 // All strides here are in bytes.
 #pragma once
 
@@ -27,8 +31,17 @@ struct loop_dim {
 
 // Rows shorter than this are folded into the tile kernel's element rather than copied one by one:
 // a row copy costs a call and, when the rows are scattered, a TLB miss per row, which only pays
-// for itself once a row spans a few cache lines (docs/cpu.md, "row copies").
+// for itself once a row spans a few cache lines. [N, M, R] f32 with perm (1, 0, 2), row copies vs
+// folded tiles, % of memcpy: R = 16 (64 B rows) 59 vs 125, 64 (256 B) 72 vs 80, 128 (512 B) 94
+// vs 73, 256 (1 KiB) 110 vs 75 (docs/cpu.md).
 inline constexpr std::int64_t kMinRowBytes = 512;
+// A chain grows while its axis covers fewer bytes than this (output rows of 256 B, input rows of
+// 1 KiB: the tile shapes of blocked.cpp), and never past kMaxChainBytes per axis or
+// kMaxChainTileBytes per tile (the staging buffer).
+inline constexpr std::int64_t kChainOutBytes = 256;
+inline constexpr std::int64_t kChainInBytes = 1024;
+inline constexpr std::int64_t kMaxChainBytes = 4096;
+inline constexpr std::int64_t kMaxChainTileBytes = 64 << 10;
 
 struct blocked_nest {
   enum class kind { kRows, kTiles };
@@ -37,8 +50,12 @@ struct blocked_nest {
   loop_dim i, j;          // kTiles: the tile's axes (extent 1 when absent)
   int outer_rank = 0;
   std::array<loop_dim, kMaxRank> outer{};  // iteration order, slowest first
+  int i_chain_rank = 0, j_chain_rank = 0;
+  std::array<loop_dim, kMaxRank> i_chain{}, j_chain{};  // innermost first
 
   std::int64_t outer_count() const;
+  std::int64_t i_chain_count() const;  // elements of the i chain (1 when empty)
+  std::int64_t j_chain_count() const;
 };
 
 blocked_nest make_nest(const problem& p);

@@ -19,6 +19,10 @@ void scalar_tile(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows
   }
 }
 
+void copy_rows(std::byte* dst, i64 ldd, const std::byte* src, i64 lds, i64 rows, i64 bytes) {
+  for (i64 r = 0; r < rows; ++r) std::memcpy(dst + r * ldd, src + r * lds, static_cast<std::size_t>(bytes));
+}
+
 }  // namespace
 
 const kernel_table& scalar_kernels() {
@@ -26,7 +30,8 @@ const kernel_table& scalar_kernels() {
                               {scalar_tile<1>, scalar_tile<2>, scalar_tile<4>, scalar_tile<8>, scalar_tile<16>},
                               nullptr,
                               nullptr,
-                              nullptr};
+                              nullptr,
+                              copy_rows};
   return t;
 }
 

@@ -33,6 +33,10 @@ struct kernel_table {
   void (*stream_lines)(std::byte* dst, std::int64_t ldo, const std::byte* buf, std::int64_t ldb, std::int64_t rows,
                        std::int64_t len) = nullptr;
   void (*stream_fence)() = nullptr;  // orders this thread's streaming stores before later loads
+  // Copies `rows` rows of `bytes` bytes (src rows lds apart, dst rows ldd apart) with ordinary
+  // stores: the input staging of tiles whose input rows alias in the L1 cache.
+  void (*copy_rows)(std::byte* dst, std::int64_t ldd, const std::byte* src, std::int64_t lds, std::int64_t rows,
+                    std::int64_t bytes) = nullptr;
 };
 
 // Index into kernel_table::tile for E-byte elements, or -1 when E is not 1, 2, 4, 8 or 16.

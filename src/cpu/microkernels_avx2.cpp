@@ -14,10 +14,16 @@
 // index, element index) that is a rotation by one bit, so log2(n) rounds swap the two halves,
 // which is the transpose. Tiles whose sides are not multiples of the square use masked loads and
 // stores for 4- and 8-byte elements (exact: maskload never touches masked-off memory) and scalar
-// moves otherwise; the narrow shapes (3 x 40,000,000 fp32) run entirely in the masked kernels.
+// moves otherwise. Narrow 4-byte tiles (fewer than 8 rows or columns, packed on the short side:
+// 3 x 40,000,000 f32 and its reverse) have their own permute-and-blend kernels (narrow_shuffle).
+//
+// Everything here is internal (anonymous namespace) on purpose: an inline function shared with
+// other translation units could be emitted from this one, with AVX2 instructions, and picked by
+// the linker for callers on any CPU.
 #include <immintrin.h>
 
 #include <cstring>
+#include <utility>
 
 #include "cpu/microkernels.hpp"
 
@@ -108,8 +114,100 @@ inline void block_4b_cols(const std::byte* in, i64 ldi, std::byte* out, i64 ldo,
   for (int k = 0; k < n; ++k) _mm256_storeu_ps(reinterpret_cast<float*>(out + k * ldo), r[k]);
 }
 
+// Narrow tiles (fewer than 8 rows or columns) whose short side is packed: an N x 8 block is 8N
+// contiguous elements on that side, i.e. N whole vectors, and the transpose is a fixed shuffle of
+// N vectors into N vectors. Each output vector is gathered from its (at most N) source vectors by
+// one permutevar8x32 and one immediate blend per source; the tables are compile-time constants
+// for each N. This replaced masked stores (8 per 8 columns) on 3 x 40,000,000 f32 (docs/cpu.md).
+//   interleave (N rows of 8 -> 8 rows of N): output lane g = 8t + l is row g % N, column g / N.
+//   deinterleave (8 rows of N -> N rows of 8): output t, lane l (input row l) is input element
+//   l * N + t of the block, i.e. vector (l * N + t) / 8, lane (l * N + t) % 8.
+template <int N, bool Interleave>
+struct narrow_shuffle {
+  struct tables {
+    int idx[8][8];  // [t][l]: lane of the source vector
+    int mask[8][8];  // [t][v]: blend mask of the lanes taken from source vector v
+  };
+  static constexpr tables kT = [] {
+    tables t{};
+    for (int o = 0; o < N; ++o)
+      for (int l = 0; l < 8; ++l) {
+        const int flat = Interleave ? 8 * o + l : l * N + o;
+        const int src = Interleave ? flat % N : flat / 8;
+        t.idx[o][l] = Interleave ? flat / N : flat % 8;
+        t.mask[o][src] |= 1 << l;
+      }
+    return t;
+  }();
+
+  template <int O, int V>
+  static __m256i take(__m256i acc, const __m256i* src, __m256i idx) {
+    if constexpr (kT.mask[O][V] == 0) return acc;
+    else return _mm256_blend_epi32(acc, _mm256_permutevar8x32_epi32(src[V], idx), kT.mask[O][V]);
+  }
+  template <int O, int... V>
+  static __m256i one(const __m256i* src, std::integer_sequence<int, V...>) {
+    const __m256i idx = _mm256_setr_epi32(kT.idx[O][0], kT.idx[O][1], kT.idx[O][2], kT.idx[O][3], kT.idx[O][4],
+                                          kT.idx[O][5], kT.idx[O][6], kT.idx[O][7]);
+    __m256i acc = _mm256_setzero_si256();
+    ((acc = take<O, V>(acc, src, idx)), ...);
+    return acc;
+  }
+  template <int... O>
+  static void all(const __m256i* src, __m256i* dst, std::integer_sequence<int, O...>) {
+    ((dst[O] = one<O>(src, std::make_integer_sequence<int, N>{})), ...);
+  }
+  static void run(const __m256i* src, __m256i* dst) { all(src, dst, std::make_integer_sequence<int, N>{}); }
+};
+
+// rows (N) < 8 input rows, packed output rows (ldo == N * 4): columns in blocks of 8.
+template <int N>
+void narrow_rows_4b(const std::byte* in, i64 ldi, std::byte* out, i64 c8) {
+  __m256i a[N], o[N];
+  for (i64 j = 0; j < c8; j += 8) {
+    for (int k = 0; k < N; ++k) a[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + k * ldi + j * 4));
+    narrow_shuffle<N, true>::run(a, o);
+    for (int k = 0; k < N; ++k) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j * N * 4 + 32 * k), o[k]);
+  }
+}
+
+// cols (N) < 8 input columns, packed input rows (ldi == N * 4): rows in blocks of 8.
+template <int N>
+void narrow_cols_4b(const std::byte* in, std::byte* out, i64 ldo, i64 r8) {
+  __m256i a[N], o[N];
+  for (i64 i = 0; i < r8; i += 8) {
+    for (int k = 0; k < N; ++k) a[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i * N * 4 + 32 * k));
+    narrow_shuffle<N, false>::run(a, o);
+    for (int k = 0; k < N; ++k) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + k * ldo + i * 4), o[k]);
+  }
+}
+
+// Calls f.template operator()<N>() for 1 <= n <= 7.
+template <class F>
+void with_narrow(i64 n, F&& f) {
+  switch (n) {
+    case 1: return f.template operator()<1>();
+    case 2: return f.template operator()<2>();
+    case 3: return f.template operator()<3>();
+    case 4: return f.template operator()<4>();
+    case 5: return f.template operator()<5>();
+    case 6: return f.template operator()<6>();
+    case 7: return f.template operator()<7>();
+  }
+}
+
 void tile_4b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
   const i64 r8 = rows & ~i64{7}, c8 = cols & ~i64{7};
+  if (rows < 8 && ldo == rows * 4 && c8 > 0) {
+    with_narrow(rows, [&]<int N>() { narrow_rows_4b<N>(in, ldi, out, c8); });
+    scalar_edge<4>(in + c8 * 4, ldi, out + c8 * ldo, ldo, rows, cols - c8);
+    return;
+  }
+  if (cols < 8 && ldi == cols * 4 && r8 > 0) {
+    with_narrow(cols, [&]<int N>() { narrow_cols_4b<N>(in, out, ldo, r8); });
+    scalar_edge<4>(in + r8 * ldi, ldi, out + r8 * 4, ldo, rows - r8, cols);
+    return;
+  }
   for (i64 j = 0; j < c8; j += 8) {
     for (i64 i = 0; i < r8; i += 8) block_4b(in + i * ldi + j * 4, ldi, out + j * ldo + i * 4, ldo);
     if (r8 < rows) block_4b_rows(in + r8 * ldi + j * 4, ldi, out + j * ldo + r8 * 4, ldo, rows - r8);
@@ -177,6 +275,19 @@ void tile_8b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i6
   }
 }
 
+// Input rows whose stride is a multiple of 1 KiB share a few L1 sets, so the 16 rows of a block
+// evict each other (the kernel ran at a quarter of its speed at a 16 KiB stride). There, 16 rows x
+// 64 bytes (whole lines) are first copied to a local block whose rows are consecutive lines, and
+// four 16x16 blocks run from it.
+inline void lines_16x64(const std::byte* in, i64 ldi, std::byte* stage) {
+  for (int r = 0; r < 16; ++r) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + r * ldi));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + r * ldi + 32));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(stage + 64 * r), a);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(stage + 64 * r + 32), b);
+  }
+}
+
 // -------------------------------------------------------------------------------- 2-byte, 16x16
 inline __m128i load16(const std::byte* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 
@@ -199,7 +310,17 @@ inline void block_2b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
 
 void tile_2b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
   const i64 r16 = rows & ~i64{15}, c16 = cols & ~i64{15};
-  for (i64 j = 0; j < c16; j += 16)
+  i64 c32 = 0;
+  if (ldi % 1024 == 0) {  // as tile_1b: whole lines through a local block, two 16x16 blocks each
+    c32 = cols & ~i64{31};
+    alignas(64) std::byte stage[16 * 64];
+    for (i64 i = 0; i < r16; i += 16)
+      for (i64 j = 0; j < c32; j += 32) {
+        lines_16x64(in + i * ldi + j * 2, ldi, stage);
+        for (int q = 0; q < 2; ++q) block_2b(stage + 32 * q, 64, out + (j + 16 * q) * ldo + i * 2, ldo);
+      }
+  }
+  for (i64 j = c32; j < c16; j += 16)
     for (i64 i = 0; i < r16; i += 16) block_2b(in + i * ldi + j * 2, ldi, out + j * ldo + i * 2, ldo);
   scalar_edge<2>(in + r16 * ldi, ldi, out + r16 * 2, ldo, rows - r16, c16);
   scalar_edge<2>(in + c16 * 2, ldi, out + c16 * ldo, ldo, rows, cols - c16);
@@ -221,7 +342,17 @@ inline void block_1b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
 
 void tile_1b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
   const i64 r16 = rows & ~i64{15}, c16 = cols & ~i64{15};
-  for (i64 j = 0; j < c16; j += 16)
+  i64 c64 = 0;
+  if (ldi % 1024 == 0) {
+    c64 = cols & ~i64{63};
+    alignas(64) std::byte stage[16 * 64];
+    for (i64 i = 0; i < r16; i += 16)
+      for (i64 j = 0; j < c64; j += 64) {
+        lines_16x64(in + i * ldi + j, ldi, stage);
+        for (int q = 0; q < 4; ++q) block_1b(stage + 16 * q, 64, out + (j + 16 * q) * ldo + i, ldo);
+      }
+  }
+  for (i64 j = c64; j < c16; j += 16)
     for (i64 i = 0; i < r16; i += 16) block_1b(in + i * ldi + j, ldi, out + j * ldo + i, ldo);
   scalar_edge<1>(in + r16 * ldi, ldi, out + r16, ldo, rows - r16, c16);
   scalar_edge<1>(in + c16, ldi, out + c16 * ldo, ldo, rows, cols - c16);
@@ -281,10 +412,21 @@ void stream_lines(std::byte* dst, i64 ldo, const std::byte* buf, i64 ldb, i64 ro
 
 void fence() { _mm_sfence(); }
 
+void copy_rows(std::byte* dst, i64 ldd, const std::byte* src, i64 lds, i64 rows, i64 bytes) {
+  const i64 whole = bytes & ~i64{31};
+  for (i64 r = 0; r < rows; ++r) {
+    std::byte* d = dst + r * ldd;
+    const std::byte* s = src + r * lds;
+    for (i64 k = 0; k < whole; k += 32)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + k), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + k)));
+    std::memcpy(d + whole, s + whole, static_cast<std::size_t>(bytes - whole));
+  }
+}
+
 }  // namespace
 
 const kernel_table* avx2_kernels() {
-  static const kernel_table t{"avx2", {tile_1b, tile_2b, tile_4b, tile_8b, tile_16b}, stream_copy, stream_lines, fence};
+  static const kernel_table t{"avx2", {tile_1b, tile_2b, tile_4b, tile_8b, tile_16b}, stream_copy, stream_lines, fence, copy_rows};
   return &t;
 }
 

@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,7 +18,6 @@
 #include "cpu/reference.hpp"
 #include "plan/problem.hpp"
 #include "xpose/xpose.hpp"
-
 
 namespace {
 
@@ -221,13 +219,39 @@ TEST(CpuBlockedNest, CopyIsOneRow) {
 }
 
 TEST(CpuBlockedNest, OuterLoopsInnermostIsSmallestInputStride) {
-  const permute_desc d = pdesc({6, 7, 8, 9}, {3, 2, 1, 0}, 4);
+  const permute_desc d = pdesc({600, 7, 8, 900}, {3, 2, 1, 0}, 4);
   const auto n = xpose::detail::cpu::make_nest(normalized(d));
   ASSERT_EQ(n.k, xpose::detail::cpu::blocked_nest::kind::kTiles);
-  EXPECT_EQ(n.i.extent, 6);
-  EXPECT_EQ(n.j.extent, 9);
+  EXPECT_EQ(n.i.extent, 600);
+  EXPECT_EQ(n.j.extent, 900);
+  EXPECT_EQ(n.i_chain_rank + n.j_chain_rank, 0);
   ASSERT_EQ(n.outer_rank, 2);
   EXPECT_GT(n.outer[0].in_stride, n.outer[1].in_stride);
+}
+
+// Short tile axes go on along the dims that continue them contiguously.
+TEST(CpuBlockedNest, ShortAxesGrowChains) {
+  const auto a = xpose::detail::cpu::make_nest(normalized(pdesc({6, 7, 8, 9}, {3, 2, 1, 0}, 4)));
+  EXPECT_EQ(a.i.extent, 6);
+  ASSERT_EQ(a.i_chain_rank, 2);  // 6 -> 6*7 -> 6*7*8 elements, contiguous in the output
+  EXPECT_EQ(a.i_chain[0].extent, 7);
+  EXPECT_EQ(a.i_chain[1].extent, 8);
+  EXPECT_EQ(a.i_chain_count(), 56);
+  EXPECT_EQ(a.outer_rank, 0);
+
+  // Both axes short: i (8 f32) goes on along the 18, j (5 f32) along the 19.
+  const auto b = xpose::detail::cpu::make_nest(normalized(pdesc({817, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 4)));
+  EXPECT_EQ(b.i.extent, 8);
+  ASSERT_EQ(b.i_chain_rank, 1);
+  EXPECT_EQ(b.i_chain[0].extent, 18);
+  EXPECT_EQ(b.j.extent, 5);
+  ASSERT_EQ(b.j_chain_rank, 1);
+  EXPECT_EQ(b.j_chain[0].extent, 19);
+
+  // One long axis: no chains (the narrow tile shape serves it better).
+  const auto c = xpose::detail::cpu::make_nest(normalized(pdesc({300, 5, 7}, {2, 1, 0}, 4)));
+  EXPECT_EQ(c.i.extent, 300);
+  EXPECT_EQ(c.i_chain_rank + c.j_chain_rank, 0);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -277,7 +301,7 @@ TEST(CpuBlocked, LeadingDimsAndBatchStrides) {
     }
 }
 
-// Outputs of >= 16 MiB take the streaming-store path; misaligned pointers and padded rows test
+// Outputs of >= 4 MiB take the streaming-store path; misaligned pointers and padded rows test
 // its alignment logic (tiles start at output cache-line boundaries when every row shares one).
 TEST(CpuBlocked, LargeStreamingOutputs) {
   struct big {
@@ -293,6 +317,8 @@ TEST(CpuBlocked, LargeStreamingOutputs) {
   padded.ld_in = 2101;
   cases.push_back({padded, 48, 0});
   cases.push_back({tdesc(4100, 4097, 1), 1, 3});
+  cases.push_back({tdesc(4096, 4096, 1), 16, 0});  // 1 KiB-multiple input strides: staged input lines
+  cases.push_back({tdesc(2048, 4096, 2), 16, 2});
   cases.push_back({tdesc(1030, 1029, 16), 16, 0});
   cases.push_back({tdesc(3, 1500000, 4), 4, 0});  // narrow: the tile's output rows are one contiguous run
   cases.push_back({tdesc(1500000, 3, 4), 0, 0});
@@ -391,6 +417,8 @@ TEST(CpuBlocked, LargePermutationsStream) {
       {{16, 64, 64, 64}, {0, 2, 3, 1}},  // 16 MiB f32, tiles
       {{64, 64, 1024}, {1, 0, 2}},       // rows of 4 KiB
       {{4194304}, {0}},                  // a 16 MiB copy
+      {{4, 8, 8, 8, 8, 16, 32}, {6, 5, 4, 3, 2, 1, 0}},  // small extents: chained tiles
+      {{1024, 9, 9, 7, 8}, {3, 0, 4, 2, 1}},
   };
   for (const auto& c : cases) {
     const permute_desc d = pdesc(c.extents, c.perm, 4);
