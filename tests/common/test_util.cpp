@@ -49,6 +49,47 @@ permute_desc pdesc(std::vector<std::int64_t> extents, std::vector<int> perm, int
   return d;
 }
 
+std::vector<std::pair<std::int64_t, std::int64_t>> definition_offsets(const permute_desc& d) {
+  using i64 = std::int64_t;
+  const int r = static_cast<int>(d.extents.size());
+  std::vector<i64> si(r), oe(r), so(r);
+  i64 s = 1;
+  for (int j = r - 1; j >= 0; --j) {
+    si[j] = d.in_strides.empty() ? s : d.in_strides[j];
+    s *= d.extents[j];
+  }
+  for (int k = 0; k < r; ++k) oe[k] = d.extents[d.perm[k]];
+  s = 1;
+  for (int k = r - 1; k >= 0; --k) {
+    so[k] = d.out_strides.empty() ? s : d.out_strides[k];
+    s *= oe[k];
+  }
+  std::vector<std::pair<i64, i64>> out;
+  std::vector<i64> idx(r, 0), j(r, 0);
+  for (i64 e = 0; e < s; ++e) {
+    i64 rem = e;
+    for (int k = r - 1; k >= 0; --k) {
+      idx[k] = rem % oe[k];
+      rem /= oe[k];
+    }
+    for (int k = 0; k < r; ++k) j[d.perm[k]] = idx[k];
+    i64 oi = 0, oo = 0;
+    for (int q = 0; q < r; ++q) oi += j[q] * si[q];
+    for (int k = 0; k < r; ++k) oo += idx[k] * so[k];
+    out.emplace_back(oi, oo);
+  }
+  return out;
+}
+
+plan_options gpu_opts(std::string variant, int block_x, int block_y) {
+  plan_options o;
+  o.where = backend::kGpu;
+  o.variant = std::move(variant);
+  o.block_x = block_x;
+  o.block_y = block_y;
+  return o;
+}
+
 bool gpu_available(std::string* reason) {
 #ifdef XPOSE_HAS_CUDA
   int n = 0;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "xpose/xpose.hpp"
@@ -19,6 +20,13 @@ namespace xpose::test {
 // Dense descriptors: a rows x cols transpose, a permutation of `extents`.
 transpose_desc tdesc(std::int64_t rows, std::int64_t cols, int elem_bytes = 4);
 permute_desc pdesc(std::vector<std::int64_t> extents, std::vector<int> perm, int elem_bytes = 4);
+
+// Straight from desc.hpp, independent of the planner: for every output index in row-major order,
+// the (input offset, output offset) pair in elements: out[i_0..i_{r-1}] = in[j], j[perm[k]] = i_k.
+std::vector<std::pair<std::int64_t, std::int64_t>> definition_offsets(const permute_desc& d);
+
+// plan_options for a GPU plan of `variant` with an optional block.
+plan_options gpu_opts(std::string variant = "auto", int block_x = 0, int block_y = 0);
 
 // Fills `bytes` bytes with a splitmix64 stream from `seed` (never all zeros).
 void fill_random(void* p, std::size_t bytes, std::uint64_t seed);

@@ -491,12 +491,7 @@ class GpuPlanning : public testing::Test {
     if (!xpose::detail::find_variant("tiled")) GTEST_SKIP() << "built without the GPU backend";
   }
   static plan_options gpu(std::string variant = "auto", int bx = 0, int by = 0) {
-    plan_options o;
-    o.where = backend::kGpu;
-    o.variant = std::move(variant);
-    o.block_x = bx;
-    o.block_y = by;
-    return o;
+    return xpose::test::gpu_opts(std::move(variant), bx, by);
   }
   // Plans a transpose_desc as make_plan does: the raw problem plus the descriptor's own 2-D view.
   static status plan_t(const transpose_desc& d, const plan_options& o, std::string* why,

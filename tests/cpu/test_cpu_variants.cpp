@@ -137,31 +137,9 @@ offset_map offsets_of(const transpose_desc& d) {
 
 offset_map offsets_of(const permute_desc& d) {
   offset_map m;
-  const int r = static_cast<int>(d.extents.size());
-  std::vector<i64> si(r), oe(r), so(r), idx(r), j(r);
-  i64 s = 1;
-  for (int q = r - 1; q >= 0; --q) {
-    si[q] = d.in_strides.empty() ? s : d.in_strides[q];
-    s *= d.extents[q];
-  }
-  for (int k = 0; k < r; ++k) oe[k] = d.extents[d.perm[k]];
-  s = 1;
-  for (int k = r - 1; k >= 0; --k) {
-    so[k] = d.out_strides.empty() ? s : d.out_strides[k];
-    s *= oe[k];
-  }
-  for (i64 e = 0; e < s; ++e) {
-    i64 rem = e;
-    for (int k = r - 1; k >= 0; --k) {
-      idx[k] = rem % oe[k];
-      rem /= oe[k];
-    }
-    for (int k = 0; k < r; ++k) j[d.perm[k]] = idx[k];
-    i64 oi = 0, oo = 0;
-    for (int q = 0; q < r; ++q) oi += j[q] * si[q];
-    for (int k = 0; k < r; ++k) oo += idx[k] * so[k];
-    m.in_off.push_back(oi);
-    m.out_off.push_back(oo);
+  for (const auto& [in_off, out_off] : xpose::test::definition_offsets(d)) {
+    m.in_off.push_back(in_off);
+    m.out_off.push_back(out_off);
   }
   for (i64 o : m.in_off) m.in_span = std::max(m.in_span, o + 1);
   for (i64 o : m.out_off) m.out_span = std::max(m.out_span, o + 1);

@@ -12,6 +12,7 @@
 
 #include "banks_common.hpp"
 #include "commands.hpp"
+#include "common/run_cli.hpp"
 #include "model/bank_model.hpp"
 
 namespace xpose::model {
@@ -346,19 +347,8 @@ TEST(BankModelValidation, RejectsWhatTheKernelsDoNotAccept) {
 namespace xpose::cli {
 namespace {
 
-struct cli_result {
-  int code;
-  std::string out, err;
-};
-
-cli_result run_cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "xpose");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = run(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {code, out.str(), err.str()};
-}
+using xpose::test::cli_result;
+using xpose::test::run_cli;
 
 int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
 

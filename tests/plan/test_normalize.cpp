@@ -156,37 +156,8 @@ TEST(FuseDims, NeedsAdjacencyOnBothSides) {
 
 using offset_pairs = std::vector<std::pair<i64, i64>>;
 
-// Straight from desc.hpp: out[i_0..i_{r-1}] = in[j], j[perm[k]] = i_k, output walked row-major.
-offset_pairs pairs_of_desc(const permute_desc& d) {
-  const int r = static_cast<int>(d.extents.size());
-  std::vector<i64> si(r), oe(r), so(r);
-  i64 s = 1;
-  for (int j = r - 1; j >= 0; --j) {
-    si[j] = d.in_strides.empty() ? s : d.in_strides[j];
-    s *= d.extents[j];
-  }
-  for (int k = 0; k < r; ++k) oe[k] = d.extents[d.perm[k]];
-  s = 1;
-  for (int k = r - 1; k >= 0; --k) {
-    so[k] = d.out_strides.empty() ? s : d.out_strides[k];
-    s *= oe[k];
-  }
-  offset_pairs out;
-  std::vector<i64> idx(r, 0), j(r, 0);
-  for (i64 e = 0; e < s; ++e) {
-    i64 rem = e;
-    for (int k = r - 1; k >= 0; --k) {
-      idx[k] = rem % oe[k];
-      rem /= oe[k];
-    }
-    for (int k = 0; k < r; ++k) j[d.perm[k]] = idx[k];
-    i64 oi = 0, oo = 0;
-    for (int q = 0; q < r; ++q) oi += j[q] * si[q];
-    for (int k = 0; k < r; ++k) oo += idx[k] * so[k];
-    out.emplace_back(oi, oo);
-  }
-  return out;
-}
+// Straight from desc.hpp (tests/common): out[i_0..i_{r-1}] = in[j], j[perm[k]] = i_k.
+offset_pairs pairs_of_desc(const permute_desc& d) { return xpose::test::definition_offsets(d); }
 
 offset_pairs pairs_of_problem(const problem& p) {
   offset_pairs out;

@@ -11,22 +11,12 @@
 
 #include "bench/report.hpp"
 #include "commands.hpp"
+#include "common/run_cli.hpp"
 
 namespace {
 
-struct cli_result {
-  int code;
-  std::string out, err;
-};
-
-cli_result run_cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "xpose");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = xpose::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {code, out.str(), err.str()};
-}
+using xpose::test::cli_result;
+using xpose::test::run_cli;
 
 int lines(const std::string& s) {
   int n = 0;
