@@ -141,7 +141,6 @@ int run_bench(const bench_args& a, context& ctx) {
     where = backend::kCpu;
   } else {
     where = have_gpu ? backend::kGpu : backend::kCpu;
-    if (!have_gpu) ctx.err << "xpose bench: no GPU (" << gpu_reason << "); benchmarking the CPU variants\n";
   }
 
   // Options that apply to every mode, checked before anything runs.
@@ -222,6 +221,10 @@ int run_bench(const bench_args& a, context& ctx) {
                                          : detail::validate(*g.problem.permute, &why);
     if (s != status::kSuccess) return fail_line(ctx, fmt::format("{} {}: {}", g.problem.label, g.problem.dtype, why));
   }
+
+  // Said once the arguments are known to be good, so bad input stays a single line.
+  if (a.device.empty() && !have_gpu)
+    ctx.err << "xpose bench: no GPU (" << gpu_reason << "); benchmarking the CPU variants\n";
 
   bench::run_options ro;
   ro.where = where;

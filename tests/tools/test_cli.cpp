@@ -52,6 +52,8 @@ TEST(Cli, BadBenchInputIsOneClearLine) {
   expect_one_line_error({"bench", "--frobnicate"}, "frobnicate");
   expect_one_line_error({"bench", "--device", "cpu", "--baseline", "mkl"}, "mkl");
   expect_one_line_error({}, "subcommand");
+  // Without --device the GPU/CPU notice must not add a line to an argument error.
+  expect_one_line_error({"bench", "--shapes", "10x10", "--dtype", "f33"}, "f33");
 }
 
 TEST(Cli, CpuBenchVerifiesAndWritesJsonAndCsv) {
