@@ -28,6 +28,7 @@
 #endif
 
 #include "banks_common.hpp"
+#include "bench/runner.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "xpose/plan.hpp"
@@ -78,25 +79,6 @@ std::string self_exe() {
   std::error_code ec;
   const fs::path p = fs::read_symlink("/proc/self/exe", ec);
   return ec ? std::string() : p.string();
-}
-
-bool gpu_present(std::string* why) {
-#ifdef XPOSE_HAS_CUDA
-  int n = 0;
-  const cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess) {
-    *why = fmt::format("no usable CUDA device ({})", cudaGetErrorString(e));
-    return false;
-  }
-  if (n == 0) {
-    *why = "no CUDA device";
-    return false;
-  }
-  return true;
-#else
-  *why = "xpose was built without CUDA";
-  return false;
-#endif
 }
 
 std::string shell_quote(const std::string& s) {
@@ -243,8 +225,8 @@ bool ready(std::string* ncu, std::string* self, context& ctx) {
     ctx.exit_code = kExitSkipped;
     return false;
   }
-  if (!gpu_present(&why)) {
-    ctx.out << "xpose profile: skipped: " << why << "\n";
+  if (!bench::gpu_present(&why)) {
+    ctx.out << "xpose profile: skipped: no usable CUDA device (" << why << ")\n";
     ctx.exit_code = kExitSkipped;
     return false;
   }
