@@ -8,13 +8,18 @@
 # Stages: build, test (gpu-labelled ctest), cputest (the rest), sanitize (memcheck on a reduced gpu
 # set, racecheck on the shared-memory variants), bench (default `xpose bench`), perf (the
 # performance sweep, docs/performance.md), perm (permutation suite), banks (model vs ncu),
-# sass (shared-memory instructions per kernel, from cuobjdump).
+# sass (shared-memory instructions per kernel, from cuobjdump), permall (the suite for every element
+# size), packed (permute_packed against the kernels it replaces), memcheck (the whole gpu test
+# binary under memcheck, the 2^31-element cases excluded).
+# On a machine with two GPUs, run tests and benchmarks at once, each on its own GPU:
+#   scripts/device.sh build && { XPOSE_LOG=tests CUDA_VISIBLE_DEVICES=1 scripts/device.sh test &
+#                                CUDA_VISIBLE_DEVICES=0 scripts/device.sh bench perf; wait; }
 # At most 8 files come back from $OUT: everything textual goes to one log, plus a few JSON files.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/device-out}
 mkdir -p "$out"
-log="$out/device.log"
+log="$out/${XPOSE_LOG:-device}.log"  # XPOSE_LOG names the log of a second, concurrent call
 build=${XPOSE_BUILD_DIR:-$root/build-device}
 xpose="$build/tools/xpose"
 stages=("$@")
@@ -64,6 +69,24 @@ for stage in "${stages[@]}"; do
     perm)
       { section "permutation suite"
         run "$xpose" bench --suite permute --json "$out/bench-permute.json"; } >>"$log" 2>&1 ;;
+    permall)
+      { section "permutation suite, every element size, auto"
+        run "$xpose" bench --suite permute --dtype i8,f16,f32,f64,c128 --reps 10 --warmup 2 \
+          --json "$out/bench-permute-all.json"; } >>"$log" 2>&1 ;;
+    packed)
+      { section "permute_packed against the kernels it replaces"
+        run "$xpose" bench --suite permute --dtype f32 --variants auto,permute_tiled,permute_general --reps 10 \
+          --warmup 2 --json "$out/bench-permute-variants.json"
+        run "$xpose" bench --shapes 10007x9973,16384x16384 --dtype i8,f16,f32,f64,c128 \
+          --variants auto,tiled,permute_packed --reps 10 --json "$out/bench-packed-2d.json"
+        run "$xpose" bench --shapes 32x48 --batch 100000 --dtype i8,f16,f32,f64,c128 \
+          --variants auto,permute_packed --reps 10
+        run "$xpose" bench --shapes 256x384 --batch 4096 --dtype i8,f16,f32,f64,c128 \
+          --variants auto,permute_packed --reps 10; } >>"$log" 2>&1 ;;
+    memcheck)
+      { section "compute-sanitizer memcheck (the whole gpu test binary but the 2^31-element cases)"
+        run timeout 420 compute-sanitizer --tool memcheck --error-exitcode 1 "$build/tests/test_gpu" \
+          --gtest_filter='-*MoreThan2Pow31*'; } >>"$log" 2>&1 ;;
     banks)
       { section "bank model vs ncu"; run "$xpose" profile --suite --json "$out/banks-ncu.json"; } >>"$log" 2>&1 ;;
     sass)

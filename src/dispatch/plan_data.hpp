@@ -45,6 +45,9 @@ struct plan_data {
   std::int64_t out_span_bytes = 0;
   device_info device;
   std::string reason;              // why this variant / shape
+  std::string launch_note;         // variant-specific launch details for the summary (may be empty)
+  // Kernel parameters computed at plan time, owned by the plan (permute_packed: gpu::packed_params).
+  std::shared_ptr<const void> kernel_params;
   // An `auto` plan whose choice needs wider alignment than execute finds falls back to this one.
   std::shared_ptr<const plan_data> fallback;
 };

@@ -4,6 +4,7 @@
 
 #include "gpu/geometry.hpp"
 #include "gpu/kernels/tile_shapes.hpp"
+#include "gpu/packed_tile.hpp"
 #include "gpu/permute_fold.hpp"
 #include "gpu/variants.hpp"
 #include "plan/validate.hpp"
@@ -262,6 +263,38 @@ status configure_permute_tiled(plan_data& pd, std::string* why) {
   pd.launch.grid_x = ceil_div(p.cols, 32);
   pd.launch.grid_y = ceil_div(p.rows, 32);
   pd.launch.grid_z = p.batch;
+  return status::kSuccess;
+}
+
+status configure_permute_packed(plan_data& pd, std::string* why) {
+  if (pd.cls == problem_class::kCopy)
+    return fail(status::kVariantNotApplicable, why, "permute_packed does not run plain copies (use copy)");
+  // A row copy moves whole rows: widen the element to the largest word that divides the row and
+  // every stride (as permute_general does), so its boxes hold 16-byte words where possible.
+  problem pr = pd.prob;
+  const int w = row_word_bytes(pr);
+  if (w != pr.elem_bytes) {
+    const int f = w / pr.elem_bytes;
+    for (int k = 0; k < pr.rank; ++k) pr.dims[k].in_stride /= f, pr.dims[k].out_stride /= f;
+    pr.dims[pr.rank - 1].extent /= f;
+    pr.dims[pr.rank - 1].in_stride = pr.dims[pr.rank - 1].out_stride = 1;
+    pr.elem_bytes = w;
+  }
+  auto p = std::make_shared<packed_params>();
+  const char* reason = "";
+  if (!packed_plan(pr, kPackedThreads * packed_max_slots(w), p.get(), &reason))
+    return fail(status::kVariantNotApplicable, why, reason);
+  pd.launch = {};
+  pd.launch.block_x = kPackedThreads;
+  pd.launch.grid_x = p->tiles;  // capped at launch to the blocks resident at once
+  pd.launch.smem_bytes = p->smem_elems * w;
+  pd.launch.chunk = w;
+  pd.align_bytes = std::max(pd.align_bytes, w);
+  std::string box;
+  for (int i = 0; i < p->n_box; ++i) box += fmt::format("{}{}", i ? "x" : "", p->t[p->in_order[i]]);
+  pd.launch_note = fmt::format("box {} ({} elements of {} B, runs {}/{} in/out, pad {})", box.empty() ? "1" : box,
+                               p->volume, w, p->run_in, p->run_out, p->pad_pitch);
+  pd.kernel_params = std::move(p);
   return status::kSuccess;
 }
 

@@ -3,6 +3,7 @@
 #include "gpu/kernels/fast_tile.cuh"
 #include "gpu/kernels/narrow.cuh"
 #include "gpu/kernels/permute_general.cuh"
+#include "gpu/kernels/permute_packed.cuh"
 #include "gpu/kernels/permute_tiled.cuh"
 #include "gpu/kernels/reg_tile.cuh"
 #include "gpu/variants.hpp"
@@ -50,6 +51,43 @@ status run_permute_tiled(const plan_data& pd, const void* in, void* out, CUstrea
         static_cast<const T*>(in), static_cast<T*>(out), p, pd.launch.grid_x, pd.launch.grid_y);
     XPOSE_CUDA_TRY(cudaGetLastError(), why);
     return status::kSuccess;
+  });
+}
+
+namespace {
+
+template <class T, int E>
+status launch_packed(const packed_params& p, const plan_data& pd, const void* in, void* out, cudaStream_t s,
+                     std::string* why) {
+  if constexpr (E > packed_max_slots(sizeof(T))) {  // never planned: no instantiation
+    return status::kVariantNotApplicable;
+  } else {
+    auto kernel = permute_packed_kernel<T, E>;
+    int per_sm = 0;
+    XPOSE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kPackedThreads, pd.launch.smem_bytes),
+                   why);
+    const std::int64_t resident = static_cast<std::int64_t>(per_sm > 0 ? per_sm : 1) * pd.device.sm_count;
+    const unsigned grid = static_cast<unsigned>(p.tiles < resident ? p.tiles : resident);
+    kernel<<<grid, kPackedThreads, pd.launch.smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), p);
+    XPOSE_CUDA_TRY(cudaGetLastError(), why);
+    return status::kSuccess;
+  }
+}
+
+}  // namespace
+
+status run_permute_packed(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  const auto* p = static_cast<const packed_params*>(pd.kernel_params.get());
+  if (!p) return status::kVariantNotApplicable;  // configure_permute_packed fills it
+  return with_word(pd.launch.chunk, [&]<class T>() -> status {
+    switch (p->slots_per_thread) {
+      case 1: return launch_packed<T, 1>(*p, pd, in, out, s, why);
+      case 2: return launch_packed<T, 2>(*p, pd, in, out, s, why);
+      case 4: return launch_packed<T, 4>(*p, pd, in, out, s, why);
+      case 8: return launch_packed<T, 8>(*p, pd, in, out, s, why);
+      case 16: return launch_packed<T, 16>(*p, pd, in, out, s, why);
+    }
+    return status::kVariantNotApplicable;
   });
 }
 

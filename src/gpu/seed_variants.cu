@@ -1,54 +1,100 @@
 // Launches of the seeds' kernels and the classic tile (their launch shapes: configure.cpp).
+//
+// Each variant has two kernels: the seeds' own form (seed_form.cuh: int indices, one tile per
+// block), run when the problem is one the seeds' code can launch (seed_form_fits), and the looped
+// 64-bit kernel (naive.cuh, smem_seed.cuh, tiled.cuh) for every other shape.
 #include "dispatch/plan_data.hpp"
 #include "gpu/common.cuh"
 #include "gpu/kernels/naive.cuh"
+#include "gpu/kernels/seed_form.cuh"
 #include "gpu/kernels/smem_seed.cuh"
 #include "gpu/kernels/tiled.cuh"
 #include "gpu/variants.hpp"
 
 namespace xpose::detail::gpu {
-// Instantiates Kernel<T> for the plan's element size and launches it.
-#define XPOSE_LAUNCH_BY_WORD(KERNEL_EXPR)                                                      \
-  with_word(pd.prob.elem_bytes, [&]<class T>() -> status {                                     \
-    KERNEL_EXPR<<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(                            \
-        static_cast<const T*>(in), static_cast<T*>(out), pd.mat, pd.launch.grid_x, pd.launch.grid_y); \
-    XPOSE_CUDA_TRY(cudaGetLastError(), why);                                                   \
-    return status::kSuccess;                                                                   \
-  })
+namespace {
+
+template <class T>
+using seed_kernel = void (*)(const T*, T*, int, int);
+template <class T>
+using looped_kernel = void (*)(const T*, T*, matrix_view, std::int64_t, std::int64_t);
+
+template <class T>
+status launch(const plan_data& pd, seed_kernel<T> seed, looped_kernel<T> looped, const void* in, void* out,
+              cudaStream_t s, std::string* why) {
+  const T* src = static_cast<const T*>(in);
+  T* dst = static_cast<T*>(out);
+  if (seed_form_fits(pd))
+    seed<<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(src, dst, static_cast<int>(pd.mat.rows),
+                                                              static_cast<int>(pd.mat.cols));
+  else
+    looped<<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(src, dst, pd.mat, pd.launch.grid_x, pd.launch.grid_y);
+  XPOSE_CUDA_TRY(cudaGetLastError(), why);
+  return status::kSuccess;
+}
+
+// Kernels templated on the square block edge B (8, 16, 32), as the seeds' BLOCKDIM.
+template <template <int, class> class Pick>
+status run_square_block(const plan_data& pd, const void* in, void* out, cudaStream_t s, std::string* why) {
+  return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
+    switch (pd.launch.block_x) {
+      case 8: return launch<T>(pd, Pick<8, T>::seed, Pick<8, T>::looped, in, out, s, why);
+      case 16: return launch<T>(pd, Pick<16, T>::seed, Pick<16, T>::looped, in, out, s, why);
+      case 32: return launch<T>(pd, Pick<32, T>::seed, Pick<32, T>::looped, in, out, s, why);
+    }
+    return status::kInvalidBlock;  // configure_smem_* admits 8, 16, 32 only
+  });
+}
+
+template <int B, class T> struct pick_v1 {
+  static constexpr seed_kernel<T> seed = smem_v1_seed<B, T>;
+  static constexpr looped_kernel<T> looped = smem_v1_kernel<B, T>;
+};
+template <int B, class T> struct pick_v2 {
+  static constexpr seed_kernel<T> seed = smem_v2_seed<B, T>;
+  static constexpr looped_kernel<T> looped = smem_v2_kernel<B, T>;
+};
+template <int B, class T> struct pick_v3 {
+  static constexpr seed_kernel<T> seed = smem_v3_seed<B, T>;
+  static constexpr looped_kernel<T> looped = smem_v3_kernel<B, T>;
+};
+
+}  // namespace
 
 status run_naive_row_read(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
-  return XPOSE_LAUNCH_BY_WORD(naive_row_read_kernel<T>);
+  return with_word(pd.prob.elem_bytes, [&]<class T>() {
+    return launch<T>(pd, naive_row_read_seed<T>, naive_row_read_kernel<T>, in, out, s, why);
+  });
 }
 
 status run_naive_col_read(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
-  return XPOSE_LAUNCH_BY_WORD(naive_col_read_kernel<T>);
+  return with_word(pd.prob.elem_bytes, [&]<class T>() {
+    return launch<T>(pd, naive_col_read_seed<T>, naive_col_read_kernel<T>, in, out, s, why);
+  });
 }
 
-#define XPOSE_SMEM_SEED(NAME)                                                                   \
-  status run_##NAME(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) { \
-    switch (pd.launch.block_x) {                                                               \
-      case 8: return XPOSE_LAUNCH_BY_WORD(NAME##_kernel<8 XPOSE_COMMA T>);                     \
-      case 16: return XPOSE_LAUNCH_BY_WORD(NAME##_kernel<16 XPOSE_COMMA T>);                   \
-      case 32: return XPOSE_LAUNCH_BY_WORD(NAME##_kernel<32 XPOSE_COMMA T>);                   \
-    }                                                                                          \
-    return status::kInvalidBlock; /* configure_* admits 8, 16, 32 only */                              \
-  }
-#define XPOSE_COMMA ,
-XPOSE_SMEM_SEED(smem_v1)
-XPOSE_SMEM_SEED(smem_v2)
-XPOSE_SMEM_SEED(smem_v3)
-#undef XPOSE_SMEM_SEED
+status run_smem_v1(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  return run_square_block<pick_v1>(pd, in, out, s, why);
+}
+status run_smem_v2(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  return run_square_block<pick_v2>(pd, in, out, s, why);
+}
+status run_smem_v3(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  return run_square_block<pick_v3>(pd, in, out, s, why);
+}
 
 status run_tiled(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
-  switch (pd.launch.block_y) {
-    case 1: return XPOSE_LAUNCH_BY_WORD(tiled_kernel<1 XPOSE_COMMA T>);
-    case 2: return XPOSE_LAUNCH_BY_WORD(tiled_kernel<2 XPOSE_COMMA T>);
-    case 4: return XPOSE_LAUNCH_BY_WORD(tiled_kernel<4 XPOSE_COMMA T>);
-    case 8: return XPOSE_LAUNCH_BY_WORD(tiled_kernel<8 XPOSE_COMMA T>);
-    case 16: return XPOSE_LAUNCH_BY_WORD(tiled_kernel<16 XPOSE_COMMA T>);
-    case 32: return XPOSE_LAUNCH_BY_WORD(tiled_kernel<32 XPOSE_COMMA T>);
-  }
-  return status::kInvalidBlock;  // configure_tiled admits 1, 2, 4, 8, 16, 32 only
+  return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
+    switch (pd.launch.block_y) {
+      case 1: return launch<T>(pd, tiled_seed<1, T>, tiled_kernel<1, T>, in, out, s, why);
+      case 2: return launch<T>(pd, tiled_seed<2, T>, tiled_kernel<2, T>, in, out, s, why);
+      case 4: return launch<T>(pd, tiled_seed<4, T>, tiled_kernel<4, T>, in, out, s, why);
+      case 8: return launch<T>(pd, tiled_seed<8, T>, tiled_kernel<8, T>, in, out, s, why);
+      case 16: return launch<T>(pd, tiled_seed<16, T>, tiled_kernel<16, T>, in, out, s, why);
+      case 32: return launch<T>(pd, tiled_seed<32, T>, tiled_kernel<32, T>, in, out, s, why);
+    }
+    return status::kInvalidBlock;  // configure_tiled admits 1, 2, 4, 8, 16, 32 only
+  });
 }
 
 }  // namespace xpose::detail::gpu

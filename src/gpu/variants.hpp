@@ -26,6 +26,7 @@ XPOSE_GPU_VARIANT(narrow)
 XPOSE_GPU_VARIANT(reg_tile)
 XPOSE_GPU_VARIANT(permute_general)
 XPOSE_GPU_VARIANT(permute_tiled)
+XPOSE_GPU_VARIANT(permute_packed)
 #undef XPOSE_GPU_VARIANT
 
 // The current device's properties; kNoDevice when there is none or the driver is unusable.

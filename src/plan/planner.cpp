@@ -38,7 +38,7 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // Short contiguous dims inside a permutation (more than one batch dim, or a batch around
       // them): fold them with their neighbours rather than run mostly-empty tiles.
       if (std::min(m.rows, m.cols) < 32 && m.batch > 1)
-        c.push_back({"permute_tiled", "a contiguous dim shorter than a tile: rows/cols folded with their neighbours"});
+        c.push_back({"permute_packed", "a contiguous dim shorter than a tile inside a batch: boxes over several dims"});
       if (std::min(m.rows, m.cols) <= 64)
         c.push_back({"narrow", "one side <= 64 elements: short side whole, long side in 16 KiB chunks"});
       // H200, 2026-11-29 (docs/performance.md), % of copy at 16384^2 by element size 1/2/4/8/16 B:
@@ -53,13 +53,13 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       c.push_back({"fast_tile", "2-D transpose: 16-byte vectors both ways through a padded tile (87-91% of copy "
                                 "at 16384^2 for 2- to 16-byte elements, H200)"});
       c.push_back({"tiled", "2-D transpose whose strides or pointers rule out 16-byte vectors: classic 32x32 tile"});
-      if (m.batch_rank > 1)  // tiled handles any batch; permute_tiled folds short dims (no alignment needs)
-        c.insert(c.end() - 1, {"permute_tiled", "permutation whose strides rule out 16-byte vectors: folded 32x32 tile"});
+      if (m.batch_rank > 1)  // tiled handles any batch; permute_packed boxes short dims (no alignment needs)
+        c.insert(c.end() - 1, {"permute_packed", "permutation whose strides rule out 16-byte vectors: packed boxes"});
       return c;
     }
     default:
-      return {{"permute_general",
-               "no tiled kernel covers this permutation class yet: one element per thread (not at copy speed)"}};
+      return {{"permute_packed", "general permutation or row copy: boxes over several dims, runs both ways"},
+              {"permute_general", "permutation beyond permute_packed's 32-bit tile offsets: one element per thread"}};
   }
 }
 
@@ -176,6 +176,7 @@ std::string summarize(const plan_data& d) {
   std::string shape = d.where == backend::kCpu
                           ? fmt::format("threads {}", d.cpu_threads > 0 ? fmt::format("{}", d.cpu_threads) : "all")
                           : fmt::format("block {}x{} grid {}x{}x{}", l.block_x, l.block_y, l.grid_x, l.grid_y, l.grid_z);
+  if (!d.launch_note.empty()) shape += ", " + d.launch_note;
   std::string what = d.has_matrix ? fmt::format("{} x {} x {} (ld {}/{})", d.mat.batch, d.mat.rows, d.mat.cols,
                                                 d.mat.ld_in, d.mat.ld_out)
                                   : d.prob.describe();

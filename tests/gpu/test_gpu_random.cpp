@@ -1,5 +1,6 @@
 // Randomized GPU tests (seeded, reproducible): 2-D transposes over shapes, element sizes, leading
-// dimensions, batch strides and pointer offsets, and permutations of rank 1..8, all with `auto`,
+// dimensions, batch strides and pointer offsets, and permutations of rank 1..8 (with `auto` and with
+// each permutation kernel by name),
 // against the CPU reference. Each case poisons the whole output span first and compares all of
 // it, so a write outside the logical region (the padding of a strided output) fails the case.
 #include <random>
@@ -28,7 +29,8 @@ struct dev_buf {
 // Runs `auto` on a descriptor with the input and output placed `in_off` / `out_off` elements past a
 // 256-byte aligned allocation; returns an empty string on success, else what went wrong.
 template <class Desc>
-std::string run_case(const Desc& d, int eb, std::int64_t in_off, std::int64_t out_off, std::uint64_t seed) {
+std::string run_case(const Desc& d, int eb, std::int64_t in_off, std::int64_t out_off, std::uint64_t seed,
+                     const std::string& variant = "auto") {
   const auto raw = xpose::detail::to_problem(d);
   const std::size_t in_bytes = xpose::detail::in_span(raw) * eb, out_bytes = xpose::detail::out_span(raw) * eb;
   std::vector<unsigned char> in(in_bytes), expected(out_bytes), got(out_bytes);
@@ -40,7 +42,9 @@ std::string run_case(const Desc& d, int eb, std::int64_t in_off, std::int64_t ou
     xpose::reference::permute(d, in.data(), expected.data());
   xpose::plan p;
   std::string why;
-  if (xpose::make_plan(d, {.where = xpose::backend::kGpu}, &p, &why) != status::kSuccess) return "plan: " + why;
+  const status ps = xpose::make_plan(d, {.where = xpose::backend::kGpu, .variant = variant}, &p, &why);
+  if (variant != "auto" && ps == status::kVariantNotApplicable) return "";  // the variant says it does not apply
+  if (ps != status::kSuccess) return "plan: " + why;
   dev_buf din(in_bytes + in_off * eb), dout(out_bytes + out_off * eb);
   auto* din_p = static_cast<unsigned char*>(din.p) + in_off * eb;
   auto* dout_p = static_cast<unsigned char*>(dout.p) + out_off * eb;
@@ -80,12 +84,13 @@ TEST(GpuRandom, TransposesSmall) {
   }
 }
 
-TEST(GpuRandom, PermutationsSmall) {
-  XPOSE_REQUIRE_GPU();
-  std::mt19937_64 rng(7);
+// Random permutations of rank 1..8 (fastest dims of 1..7 elements, a fifth with padded input
+// strides, some with an offset output pointer) through `variant`.
+void random_permutations(const std::string& variant, int cases, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
   const int sizes[] = {1, 2, 4, 8, 16};
   auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
-  for (int c = 0; c < 400; ++c) {
+  for (int c = 0; c < cases; ++c) {
     const int rank = static_cast<int>(pick(1, 8)), eb = sizes[pick(0, 4)];
     xpose::permute_desc d;
     d.elem_bytes = eb;
@@ -106,10 +111,21 @@ TEST(GpuRandom, PermutationsSmall) {
         s *= d.extents[k] + pick(0, 2);
       }
     }
-    const std::string err = run_case(d, eb, 0, c % 7 == 0 ? pick(1, 3) : 0, 5000 + c);
-    ASSERT_EQ(err, "") << "case " << c << " rank " << rank << " extents " << fmt::format("{}", fmt::join(d.extents, ","))
+    const std::string err = run_case(d, eb, 0, c % 7 == 0 ? pick(1, 3) : 0, 5000 + c, variant);
+    ASSERT_EQ(err, "") << variant << " case " << c << " rank " << rank << " extents " << fmt::format("{}", fmt::join(d.extents, ","))
                        << " perm " << fmt::format("{}", fmt::join(d.perm, ","));
   }
+}
+
+TEST(GpuRandom, PermutationsSmall) {
+  XPOSE_REQUIRE_GPU();
+  random_permutations("auto", 400, 7);
+}
+
+// The permutation kernels by name, each on its own cases (auto picks among them).
+TEST(GpuRandom, PermutationsPerVariant) {
+  XPOSE_REQUIRE_GPU();
+  for (const char* v : {"permute_packed", "permute_tiled", "permute_general"}) random_permutations(v, 150, 11);
 }
 
 }  // namespace

@@ -17,7 +17,8 @@ namespace xpose::detail::gpu {
 inline constexpr int kTiledTile = 32;
 
 // H (the block's height) is a template parameter so the 32/H trips of each loop unroll into
-// independent loads, as in the classic kernel's compile-time BLOCK_ROWS.
+// independent loads, as in the classic kernel's compile-time BLOCK_ROWS. Dense single matrices of
+// fewer than 2^31 elements run tiled_seed (seed_form.cuh) instead: the classic kernel itself.
 template <int H, class T>
 __global__ void tiled_kernel(const T* __restrict__ in, T* __restrict__ out, matrix_view m, std::int64_t nbx,
                              std::int64_t nby) {
@@ -33,14 +34,16 @@ __global__ void tiled_kernel(const T* __restrict__ in, T* __restrict__ out, matr
         T* dst = out + out_off;
         const std::int64_t col = bx * kT + tx;
 #pragma unroll
-        for (int r = ty; r < kT; r += h) {
+        for (int k = 0; k < kT / h; ++k) {  // constant trip count: unrolls (a start of ty did not)
+          const int r = ty + k * h;
           const std::int64_t row = by * kT + r;
           if (row < m.rows && col < m.cols) tile[r][tx] = src[row * m.ld_in + col];
         }
         __syncthreads();
         const std::int64_t ocol = by * kT + tx;  // output column = input row
 #pragma unroll
-        for (int r = ty; r < kT; r += h) {
+        for (int k = 0; k < kT / h; ++k) {
+          const int r = ty + k * h;
           const std::int64_t orow = bx * kT + r;  // output row = input column
           if (orow < m.cols && ocol < m.rows) dst[orow * m.ld_out + ocol] = tile[tx][r];
         }

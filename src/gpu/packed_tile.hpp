@@ -1,0 +1,156 @@
+// The packed tile of permute_packed: which sub-tensor one block moves, and the index arithmetic
+// the kernel and the host tests share (everything here is __host__ __device__ or host-only).
+//
+// A permutation whose contiguous dims are short (the suite's random permutations have fastest dims
+// of 1..7 elements, full reversals of rank 6..8 have dims of 4..32) gives a 2-D tile mostly empty
+// rows. The packed tile instead is a box over several dims at once: on the input side it takes the
+// dims in input order (fastest first) until the run it covers holds about R elements, on the
+// output side likewise in output order, so a warp reads and writes runs of about R elements on both
+// sides whatever the extents. Dims outside the box have tile extent 1; at most one dim per side is
+// cut (tile extent < extent), so a tile at the tensor's edge is masked by two compares.
+//
+// Inside a tile, element slot q (0 <= q < volume) is read as the q-th element in *input* order and
+// written as the q-th element in *output* order. Both mappings are fixed for all full tiles, so each
+// thread computes its slots' offsets once (packed_slot_of) and every tile costs a base offset plus
+// a register add per element. Shared memory holds the tile in input order with one padding element
+// after every pad_pitch elements; the planner picks pad_pitch by counting bank wavefronts of the
+// output-order reads (packed_choose_pad).
+#pragma once
+
+#include <cstdint>
+
+#include "gpu/geometry.hpp"
+#include "plan/problem.hpp"
+
+namespace xpose::detail::gpu {
+
+// n / d for 0 <= n < 2^31 and 1 <= d < 2^31 by a multiply and a shift (Granlund and Montgomery,
+// "Division by invariant integers using multiplication", 1994): with l = ceil(log2 d) and
+// m = floor(2^32 (2^l - d) / d) + 1, n / d = (umulhi(m, n) + n) >> l. n < 2^31 keeps the sum
+// below 2^32. A 32-bit division is about 20 instructions on the GPU, this is 3.
+struct fast_div {
+  std::uint32_t d = 1, mul = 1, shift = 0;
+  fast_div() = default;
+  explicit fast_div(std::uint32_t divisor) : d(divisor) {
+    shift = 0;
+    while ((std::uint64_t{1} << shift) < divisor) ++shift;
+    mul = static_cast<std::uint32_t>(((std::uint64_t{1} << 32) * ((std::uint64_t{1} << shift) - divisor)) / divisor + 1);
+  }
+  XPOSE_HD std::uint32_t div(std::uint32_t n) const {
+#if defined(__CUDA_ARCH__)
+    const std::uint32_t hi = __umulhi(mul, n);
+#else
+    const auto hi = static_cast<std::uint32_t>((std::uint64_t{mul} * n) >> 32);
+#endif
+    return (hi + n) >> shift;
+  }
+};
+
+inline constexpr int kPackedThreads = 256;  // one block: 8 warps
+inline constexpr int kPackedNoDim = -1;
+inline constexpr std::uint32_t kPackedNoLimit = 0x10000;  // above any 16-bit tile coordinate
+
+struct packed_params {
+  int rank = 0;                                   // the normalised problem's dims, output order
+  std::int64_t in_stride[kMaxRank] = {}, out_stride[kMaxRank] = {};
+  int ext[kMaxRank] = {}, t[kMaxRank] = {};       // extent and tile extent of each dim
+  int ntiles[kMaxRank] = {};                      // ceil(ext / t)
+  fast_div ntiles_div[kMaxRank];
+  std::int64_t tiles = 1;                         // product of ntiles
+  int volume = 1;                                 // elements of a full tile
+  int n_box = 0;                                  // dims with t > 1
+  int in_order[kMaxRank] = {}, out_order[kMaxRank] = {};  // those dims, fastest first on each side
+  int pitch[kMaxRank] = {};                       // slot stride of each box dim in input order
+  int run_in = 1, run_out = 1;                    // elements a full tile covers contiguously
+  int pad_pitch = 0;                              // one padding element per pad_pitch (0: none)
+  fast_div pad_div;
+  int cut_a = kPackedNoDim, cut_b = kPackedNoDim; // the dims whose extent the tile does not divide
+  int slots_per_thread = 1;                       // E: volume / kPackedThreads rounded up to 1, 2, 4, 8 or 16
+  int smem_elems = 1;                             // volume plus padding
+};
+
+// What one slot of a full tile is: offsets from the tile's origin on each side, shared-memory
+// index on each side, and the slot's coordinates along the two cut dims (16 bits each) on each side.
+struct packed_slot {
+  std::int32_t in_rel = 0, out_rel = 0;
+  std::int32_t s_in = 0, s_out = 0;
+  std::uint32_t cut_in = 0, cut_out = 0;
+};
+
+XPOSE_HD inline int packed_smem_index(const packed_params& p, int pos) {
+  return p.pad_pitch ? pos + static_cast<int>(p.pad_div.div(static_cast<std::uint32_t>(pos))) : pos;
+}
+
+XPOSE_HD inline packed_slot packed_slot_of(const packed_params& p, int q) {
+  packed_slot s;
+  int rem = q;
+  for (int i = 0; i < p.n_box; ++i) {  // q as input-order coordinates
+    const int d = p.in_order[i];
+    const int c = rem % p.t[d];
+    rem /= p.t[d];
+    s.in_rel += static_cast<std::int32_t>(c * p.in_stride[d]);
+    if (d == p.cut_a) s.cut_in |= static_cast<std::uint32_t>(c);
+    if (d == p.cut_b) s.cut_in |= static_cast<std::uint32_t>(c) << 16;
+  }
+  s.s_in = packed_smem_index(p, q);
+  rem = q;
+  int pos = 0;
+  for (int i = 0; i < p.n_box; ++i) {  // q as output-order coordinates
+    const int d = p.out_order[i];
+    const int c = rem % p.t[d];
+    rem /= p.t[d];
+    s.out_rel += static_cast<std::int32_t>(c * p.out_stride[d]);
+    pos += c * p.pitch[d];
+    if (d == p.cut_a) s.cut_out |= static_cast<std::uint32_t>(c);
+    if (d == p.cut_b) s.cut_out |= static_cast<std::uint32_t>(c) << 16;
+  }
+  s.s_out = packed_smem_index(p, pos);
+  return s;
+}
+
+// Where tile `tile` starts on each side, and how much of each cut dim it holds (kPackedNoLimit when
+// the dim is not cut). Tiles are numbered in output order of their origins (last dim fastest).
+struct packed_origin {
+  std::int64_t in = 0, out = 0;
+  std::uint32_t lim_a = kPackedNoLimit, lim_b = kPackedNoLimit;
+  bool full = true;
+};
+
+XPOSE_HD inline packed_origin packed_origin_of(const packed_params& p, std::uint32_t tile) {
+  packed_origin o;
+  std::uint32_t rem = tile;
+  for (int k = p.rank - 1; k >= 0; --k) {
+    const std::uint32_t q = p.ntiles_div[k].div(rem);
+    const int c = static_cast<int>(rem - q * static_cast<std::uint32_t>(p.ntiles[k]));
+    rem = q;
+    const int start = c * p.t[k];
+    o.in += start * p.in_stride[k];
+    o.out += start * p.out_stride[k];
+    const int left = p.ext[k] - start;
+    if (k == p.cut_a && left < p.t[k]) o.lim_a = static_cast<std::uint32_t>(left), o.full = false;
+    if (k == p.cut_b && left < p.t[k]) o.lim_b = static_cast<std::uint32_t>(left), o.full = false;
+  }
+  return o;
+}
+
+XPOSE_HD inline bool packed_in_bounds(const packed_origin& o, std::uint32_t cut) {
+  return (cut & 0xffffu) < o.lim_a && (cut >> 16) < o.lim_b;
+}
+
+// Slots per thread by element size: a box of at most 256 * E elements. E is a kernel template
+// (the slot tables live in registers, 6 per slot). The box is about sqrt(volume) elements on each
+// side, so the volume sets the run each warp reads and writes:
+//   1 and 2 B: 4096 elements (E = 16): runs of 64 elements, 64 / 128 bytes.
+//   4 B: 2048 elements (E = 8): runs of ~45 elements, ~180 bytes; 8 KiB of shared memory.
+//   8 and 16 B: 1024 elements (E = 4): runs of 32 elements, 256 / 512 bytes; 8 / 16 KiB.
+// Larger boxes for 4 B (E = 16) would need ~100 registers per thread for the slot tables.
+constexpr int packed_max_slots(int elem_bytes) { return elem_bytes <= 2 ? 16 : elem_bytes == 4 ? 8 : 4; }
+
+// The host side (packed_tile.cpp).
+// Fills *p for a normalised problem; false (with *reason) when the kernel cannot run it: more than
+// 2^31 elements, or offsets inside a tile beyond 32 bits.
+bool packed_plan(const problem& pr, int max_volume, packed_params* p, const char** reason);
+// Shared-memory wavefronts of a tile's output-order reads for a candidate pad (all full-tile warps).
+std::int64_t packed_read_wavefronts(const packed_params& p, int elem_bytes);
+
+}  // namespace xpose::detail::gpu

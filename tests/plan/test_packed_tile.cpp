@@ -1,0 +1,192 @@
+// permute_packed's host-side arithmetic, run on the CPU exactly as the kernel runs it: the box
+// choice, the fast division, the slot tables and the tile origins (gpu/packed_tile.hpp). The
+// emulation moves every tile through a simulated shared array and checks that each output element
+// receives the right input element exactly once.
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "gpu/packed_tile.hpp"
+#include "plan/problem.hpp"
+
+namespace {
+
+using xpose::detail::problem;
+using namespace xpose::detail::gpu;
+
+TEST(FastDiv, MatchesIntegerDivision) {
+  std::mt19937_64 rng(7);
+  std::vector<std::uint32_t> divisors;
+  for (std::uint32_t d = 1; d <= 3000; ++d) divisors.push_back(d);
+  for (int i = 0; i < 3000; ++i) divisors.push_back(1 + static_cast<std::uint32_t>(rng() % 0x7fffffffu));
+  divisors.push_back(0x7fffffffu);
+  for (std::uint32_t d : divisors) {
+    const fast_div f(d);
+    const std::uint32_t probes[] = {0, 1, d - 1, d, d + 1, 2 * d - 1 < 0x7fffffffu ? 2 * d - 1 : 5, 0x7ffffffeu,
+                                    0x7fffffffu};
+    for (std::uint32_t n : probes) ASSERT_EQ(f.div(n), n / d) << n << " / " << d;
+    for (int i = 0; i < 50; ++i) {
+      const auto n = static_cast<std::uint32_t>(rng() % 0x80000000u);
+      ASSERT_EQ(f.div(n), n / d) << n << " / " << d;
+    }
+  }
+}
+
+// Input offset of every output offset, from the problem's own definition.
+std::vector<std::int64_t> expected_sources(const problem& pr, std::int64_t out_size) {
+  std::vector<std::int64_t> src(out_size, -1);
+  std::int64_t idx[xpose::kMaxRank] = {};
+  for (std::int64_t e = 0; e < pr.count(); ++e) {
+    std::int64_t io = 0, oo = 0;
+    for (int k = 0; k < pr.rank; ++k) io += idx[k] * pr.dims[k].in_stride, oo += idx[k] * pr.dims[k].out_stride;
+    src[oo] = io;
+    for (int k = pr.rank - 1; k >= 0 && ++idx[k] == pr.dims[k].extent; --k) idx[k] = 0;
+  }
+  return src;
+}
+
+// Runs the kernel's schedule on the host: returns an empty string when every output element got
+// its input element exactly once.
+std::string emulate(const problem& pr, const packed_params& p) {
+  std::int64_t out_size = 1;
+  for (int k = 0; k < pr.rank; ++k) out_size += (pr.dims[k].extent - 1) * pr.dims[k].out_stride;
+  const auto want = expected_sources(pr, out_size);
+  std::vector<std::int64_t> got(out_size, -1);
+  std::vector<int> writes(out_size, 0);
+  std::vector<std::int64_t> smem(p.smem_elems, -1);
+  std::vector<std::int64_t> stamp(p.smem_elems, -1);
+  const int slots = p.slots_per_thread * kPackedThreads;
+  if (p.volume > slots) return "volume exceeds the slots";
+  std::vector<packed_slot> table(p.volume);
+  for (int q = 0; q < p.volume; ++q) {
+    table[q] = packed_slot_of(p, q);
+    if (table[q].s_in < 0 || table[q].s_in >= p.smem_elems || table[q].s_out < 0 || table[q].s_out >= p.smem_elems)
+      return "shared index out of range";
+  }
+  for (std::int64_t t = 0; t < p.tiles; ++t) {
+    const packed_origin o = packed_origin_of(p, static_cast<std::uint32_t>(t));
+    for (int q = 0; q < p.volume; ++q)
+      if (packed_in_bounds(o, table[q].cut_in)) {
+        if (stamp[table[q].s_in] == t) return "two slots store to one shared element";
+        smem[table[q].s_in] = o.in + table[q].in_rel;
+        stamp[table[q].s_in] = t;
+      }
+    for (int q = 0; q < p.volume; ++q)
+      if (packed_in_bounds(o, table[q].cut_out)) {
+        if (stamp[table[q].s_out] != t) return "a slot reads a shared element this tile did not store";
+        const std::int64_t dst = o.out + table[q].out_rel;
+        if (dst < 0 || dst >= out_size) return "store outside the output";
+        got[dst] = smem[table[q].s_out];
+        ++writes[dst];
+      }
+  }
+  for (std::int64_t i = 0; i < out_size; ++i) {
+    if (want[i] < 0) continue;  // a gap of a strided output
+    if (writes[i] != 1) return "output offset " + std::to_string(i) + " written " + std::to_string(writes[i]) + " times";
+    if (got[i] != want[i]) return "output offset " + std::to_string(i) + " got the wrong element";
+  }
+  return "";
+}
+
+problem permuted(std::vector<std::int64_t> extents, std::vector<int> perm, int eb) {
+  xpose::permute_desc d;
+  d.extents = std::move(extents);
+  d.perm = std::move(perm);
+  d.elem_bytes = eb;
+  return xpose::detail::normalize(xpose::detail::to_problem(d));
+}
+
+TEST(PackedTile, RandomPermutationsMoveEveryElementOnce) {
+  std::mt19937_64 rng(20261129);
+  int planned = 0;
+  for (int c = 0; c < 300; ++c) {
+    const int rank = 1 + static_cast<int>(rng() % 8);
+    const int eb = 1 << (rng() % 5);
+    std::vector<std::int64_t> ext(rank);
+    std::int64_t count = 1;
+    for (auto& e : ext) {
+      e = 1 + static_cast<std::int64_t>(rng() % (rank <= 3 ? 90 : rank <= 5 ? 12 : 5));
+      count *= e;
+    }
+    if (count > 300000) continue;
+    std::vector<int> perm(rank);
+    for (int k = 0; k < rank; ++k) perm[k] = k;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    const problem pr = permuted(ext, perm, eb);
+    if (pr.rank == 0) continue;
+    SCOPED_TRACE(pr.describe() + " elem " + std::to_string(eb));
+    packed_params p;
+    const char* reason = "";
+    ASSERT_TRUE(packed_plan(pr, kPackedThreads * packed_max_slots(eb), &p, &reason)) << reason;
+    EXPECT_LE(p.volume, kPackedThreads * packed_max_slots(eb));
+    EXPECT_LE(p.slots_per_thread, packed_max_slots(eb));
+    EXPECT_EQ(emulate(pr, p), "");
+    ++planned;
+  }
+  EXPECT_GT(planned, 200);
+}
+
+TEST(PackedTile, StridedInputAndOutput) {
+  xpose::permute_desc d;
+  d.extents = {7, 9, 5};
+  d.perm = {2, 0, 1};
+  d.in_strides = {200, 21, 2};   // padded rows, every other element
+  d.out_strides = {90, 10, 1};   // output rows padded from 9 to 10
+  const problem pr = xpose::detail::normalize(xpose::detail::to_problem(d));
+  packed_params p;
+  const char* reason = "";
+  ASSERT_TRUE(packed_plan(pr, kPackedThreads * packed_max_slots(4), &p, &reason)) << reason;
+  EXPECT_EQ(emulate(pr, p), "");
+}
+
+// The suite's worst cases for folded 2-D tiles: the box reaches long runs on both sides.
+TEST(PackedTile, ShortDimsStillGiveLongRuns) {
+  struct c {
+    std::vector<std::int64_t> ext;
+    std::vector<int> perm;
+    int min_run;
+  };
+  const c cases[] = {
+      {{16, 16, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}, 32},       // rank-6 reversal
+      {{128561, 174, 3}, {0, 2, 1}, 128},                       // a batch of 174 x 3 transposes
+      {{22, 12, 5, 21, 6, 20, 20}, {5, 2, 4, 0, 3, 6, 1}, 20},  // random rank 7
+      {{13, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}, 24},
+  };
+  for (const auto& k : cases) {
+    const problem pr = permuted(k.ext, k.perm, 4);
+    SCOPED_TRACE(pr.describe());
+    packed_params p;
+    const char* reason = "";
+    ASSERT_TRUE(packed_plan(pr, kPackedThreads * packed_max_slots(4), &p, &reason)) << reason;
+    EXPECT_GE(p.run_in, k.min_run);
+    EXPECT_GE(p.run_out, k.min_run);
+    EXPECT_GE(p.volume, 512);  // a quarter of the slots or more
+  }
+}
+
+TEST(PackedTile, PaddingRemovesTheTransposeConflicts) {
+  // A 2-D transpose box for 4-byte elements: unpadded, consecutive lanes of an output-order read
+  // are one box row apart in shared memory (an even number of words: conflicts); padding one
+  // element per row makes the step odd, as the classic tile's 32 x 33.
+  const problem pr = permuted({1000, 1000}, {1, 0}, 4);
+  packed_params p;
+  const char* reason = "";
+  ASSERT_TRUE(packed_plan(pr, kPackedThreads * packed_max_slots(4), &p, &reason)) << reason;
+  EXPECT_NE(p.pad_pitch, 0);
+  packed_params none = p;
+  none.pad_pitch = 0;
+  EXPECT_LT(packed_read_wavefronts(p, 4), packed_read_wavefronts(none, 4));
+  EXPECT_EQ(emulate(pr, p), "");
+}
+
+TEST(PackedTile, RefusesTensorsOf2Pow31Elements) {
+  const problem pr = permuted({1 << 16, 1 << 15, 2}, {2, 1, 0}, 1);
+  packed_params p;
+  const char* reason = "";
+  EXPECT_FALSE(packed_plan(pr, kPackedThreads * 16, &p, &reason));
+  EXPECT_NE(std::string(reason).find("2^31"), std::string::npos);
+}
+
+}  // namespace
