@@ -9,7 +9,7 @@
 # set, racecheck on the shared-memory variants), bench (default `xpose bench`), perf (the
 # performance sweep, docs/performance.md), perm (permutation suite), banks (model vs ncu),
 # sass (shared-memory instructions per kernel, from cuobjdump), permall (the suite for every element
-# size), packed (permute_packed against the kernels it replaces), memcheck (the whole gpu test
+# size), packed (permute_packed against the 2-D kernels on 2-D shapes and batches), memcheck (the whole gpu test
 # binary under memcheck, the 2^31-element cases excluded).
 # On a machine with two GPUs, run tests and benchmarks at once, each on its own GPU:
 #   scripts/device.sh build && { XPOSE_LOG=tests CUDA_VISIBLE_DEVICES=1 scripts/device.sh test &
@@ -74,9 +74,7 @@ for stage in "${stages[@]}"; do
         run "$xpose" bench --suite permute --dtype i8,f16,f32,f64,c128 --reps 10 --warmup 2 \
           --json "$out/bench-permute-all.json"; } >>"$log" 2>&1 ;;
     packed)
-      { section "permute_packed against the kernels it replaces"
-        run "$xpose" bench --suite permute --dtype f32 --variants auto,permute_tiled,permute_general --reps 10 \
-          --warmup 2 --json "$out/bench-permute-variants.json"
+      { section "permute_packed against the 2-D kernels"
         run "$xpose" bench --shapes 10007x9973,16384x16384 --dtype i8,f16,f32,f64,c128 \
           --variants auto,tiled,permute_packed --reps 10 --json "$out/bench-packed-2d.json"
         run "$xpose" bench --shapes 32x48 --batch 100000 --dtype i8,f16,f32,f64,c128 \

@@ -190,8 +190,13 @@ void run_banks(const banks_args& a, context& ctx) {
   else
     rows_apart = fmt::format("successive rows start {} bank{} apart", pitch / model::kBankBytes % model::kBanks,
                              pitch / model::kBankBytes % model::kBanks == 1 ? "" : "s");
-  os << fmt::format("shared array {} of {}-byte elements: row pitch {} bytes, {}\n", k.array.declaration(), eb, pitch,
-                    rows_apart);
+  if (k.array.one_dimensional)
+    os << fmt::format("shared array {} of {}-byte elements (one-dimensional: the row and col columns below are 0 "
+                      "and the element index)\n",
+                      k.array.declaration(), eb);
+  else
+    os << fmt::format("shared array {} of {}-byte elements: row pitch {} bytes, {}\n", k.array.declaration(), eb,
+                      pitch, rows_apart);
   for (const auto& tab : k.tables)
     os << fmt::format("shared array {} of {}-byte elements (a table, addressed from its own start)\n", tab.declaration(),
                       tab.elem_bytes);
@@ -260,7 +265,7 @@ void add_banks_command(CLI::App& app, context& ctx) {
   cmd->add_option("--shape", args->shape, "matrix shape RxC")->required();
   cmd->add_option("--block", args->block,
                   "block WxH (default: the variant's: 16x16 for smem_*, 32x8 for tiled; fast_tile, narrow and "
-                  "permute_tiled fix their own and take none)");
+                  "permute_packed fix their own and take none)");
   cmd->add_option("--dtype", args->dtype, "element type: i8, f16, bf16, f32, f64, c64, c128 (default f32)");
   cmd->add_option("--batch", args->batch, "number of matrices (default 1)");
   cmd->add_option("--warp", args->warp, "warp of the block to show (default 0)");

@@ -30,7 +30,6 @@ constexpr auto kVariants = std::to_array<variant_info>({
     XPOSE_GPU(fast_tile, true, 0, 0, "16-byte vectors both ways through a padded shared tile, 4x8-lane accesses")
     XPOSE_GPU(reg_tile, true, 0, 0, "no shared memory: V x V blocks transposed in registers, 16-byte vectors both ways")
     XPOSE_GPU(narrow, true, 0, 0, "short side (<= 64) kept whole, long side chunked, dense side moved linearly")
-    XPOSE_GPU(permute_tiled, false, 0, 0, "permutations with short contiguous dims: folded rows/cols, 32x32 tile")
     XPOSE_GPU(permute_packed, false, 0, 0, "any permutation: boxes over several dims, runs of ~sqrt(volume) both ways")
     XPOSE_GPU(permute_general, false, 0, 0, "any permutation, one element per thread (correctness backstop)")
     XPOSE_GPU(copy, false, 0, 0, "cudaMemcpyAsync, for problems that are a plain copy")

@@ -5,7 +5,6 @@
 #include "gpu/geometry.hpp"
 #include "gpu/kernels/tile_shapes.hpp"
 #include "gpu/packed_tile.hpp"
-#include "gpu/permute_fold.hpp"
 #include "gpu/variants.hpp"
 #include "plan/validate.hpp"
 
@@ -213,56 +212,6 @@ status configure_permute_general(plan_data& pd, std::string*) {
   const std::int64_t blocks = ceil_div(pd.prob.count() * pd.prob.elem_bytes / pd.launch.chunk, 256);
   const std::int64_t cap = 32LL * pd.device.sm_count;  // a full wave of 8 blocks x 4 per SM, looped
   pd.launch.grid_x = blocks < cap ? blocks : cap;
-  return status::kSuccess;
-}
-
-bool fold_chains(const problem& pr, permute_tiled_params* p) {
-  int a = -1, b = -1;
-  for (int k = 0; k < pr.rank; ++k)
-    if (pr.dims[k].in_stride == 1 && a < 0) a = k;
-  for (int k = pr.rank - 1; k >= 0; --k)
-    if (pr.dims[k].out_stride == 1 && b < 0) b = k;
-  if (a < 0 || b < 0 || a == b) return false;
-  bool used[kMaxRank] = {};
-  used[a] = used[b] = true;
-  p->c_ext[0] = pr.dims[a].extent, p->c_out[0] = pr.dims[a].out_stride, p->c_rank = 1, p->cols = pr.dims[a].extent;
-  p->r_ext[0] = pr.dims[b].extent, p->r_in[0] = pr.dims[b].in_stride, p->r_rank = 1, p->rows = pr.dims[b].extent;
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (int k = 0; k < pr.rank; ++k) {
-      if (used[k]) continue;
-      if (p->cols < kFold && pr.dims[k].in_stride == p->cols) {
-        p->c_ext[p->c_rank] = pr.dims[k].extent, p->c_out[p->c_rank++] = pr.dims[k].out_stride;
-        p->cols *= pr.dims[k].extent, used[k] = grew = true;
-      } else if (p->rows < kFold && pr.dims[k].out_stride == p->rows) {
-        p->r_ext[p->r_rank] = pr.dims[k].extent, p->r_in[p->r_rank++] = pr.dims[k].in_stride;
-        p->rows *= pr.dims[k].extent, used[k] = grew = true;
-      }
-    }
-  }
-  p->batch = 1;
-  for (int k = 0; k < pr.rank; ++k)
-    if (!used[k]) {
-      p->b_ext[p->b_rank] = pr.dims[k].extent, p->b_in[p->b_rank] = pr.dims[k].in_stride;
-      p->b_out[p->b_rank++] = pr.dims[k].out_stride;
-      p->batch *= pr.dims[k].extent;
-    }
-  return true;
-}
-
-status configure_permute_tiled(plan_data& pd, std::string* why) {
-  permute_tiled_params p;
-  if (pd.cls == problem_class::kCopy || !fold_chains(pd.prob, &p))
-    return fail(status::kVariantNotApplicable, why,
-                fmt::format("permute_tiled needs one dim contiguous in the input and another in the output "
-                            "(this problem is {})",
-                            class_name(pd.cls)));
-  pd.launch = {};
-  pd.launch.block_x = 32;
-  pd.launch.block_y = 8;
-  pd.launch.grid_x = ceil_div(p.cols, 32);
-  pd.launch.grid_y = ceil_div(p.rows, 32);
-  pd.launch.grid_z = p.batch;
   return status::kSuccess;
 }
 

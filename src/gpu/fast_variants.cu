@@ -4,7 +4,6 @@
 #include "gpu/kernels/narrow.cuh"
 #include "gpu/kernels/permute_general.cuh"
 #include "gpu/kernels/permute_packed.cuh"
-#include "gpu/kernels/permute_tiled.cuh"
 #include "gpu/kernels/reg_tile.cuh"
 #include "gpu/variants.hpp"
 
@@ -40,17 +39,6 @@ status run_narrow(const plan_data& pd, const void* in, void* out, CUstream_st* s
       return status::kSuccess;
     };
     return pd.launch.wide_in ? launch(narrow_kernel<T, true>) : launch(narrow_kernel<T, false>);
-  });
-}
-
-status run_permute_tiled(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
-  permute_tiled_params p;
-  if (!fold_chains(pd.prob, &p)) return status::kVariantNotApplicable;  // configure refused it already
-  return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
-    permute_tiled_kernel<T><<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(
-        static_cast<const T*>(in), static_cast<T*>(out), p, pd.launch.grid_x, pd.launch.grid_y);
-    XPOSE_CUDA_TRY(cudaGetLastError(), why);
-    return status::kSuccess;
   });
 }
 

@@ -40,6 +40,46 @@ std::int64_t grow_side(const problem& pr, const std::vector<int>& order, std::in
   return run;
 }
 
+// Elements a full box covers contiguously on one side: box dims in that side's stride order while
+// each starts where the previous ends, up to the first cut one.
+std::int64_t side_run(const problem& pr, const std::vector<int>& order, const std::vector<std::int64_t>& t,
+                      bool in_side) {
+  std::int64_t run = 1;
+  for (int d : order) {
+    if (t[d] == 1) continue;
+    if ((in_side ? pr.dims[d].in_stride : pr.dims[d].out_stride) != run) break;
+    run *= t[d];
+    if (t[d] != pr.dims[d].extent) break;
+  }
+  return run;
+}
+
+// Estimated efficiency of a box, from 0 to 1, the product of:
+//   sectors: each side moves runs of `run` elements, each costing its 32-byte sectors plus, on
+//     average, half a sector more for a start that is not sector aligned;
+//   fill: the share of the launched tiles' slots that hold elements (cut dims leave part-empty
+//     tiles at the edge);
+//   slots: the share of the 256 * E slots (E a power of two) that the box uses;
+//   amortisation: volume / (volume + 256), the per-tile cost (origin, two barriers) spread over
+//     the box.
+double box_score(const problem& pr, const std::vector<std::int64_t>& t, std::int64_t volume, std::int64_t run_in,
+                 std::int64_t run_out) {
+  const int s = pr.elem_bytes;
+  auto sectors = [s](std::int64_t run) {
+    const std::int64_t bytes = run * s;
+    return static_cast<double>(bytes) / static_cast<double>((bytes + 31) / 32 * 32 + 16);
+  };
+  double fill = 1;
+  for (int k = 0; k < pr.rank; ++k) {
+    const std::int64_t ext = pr.dims[k].extent, tiles = (ext + t[k] - 1) / t[k];
+    fill *= static_cast<double>(ext) / static_cast<double>(tiles * t[k]);
+  }
+  std::int64_t slots = kPackedThreads;
+  while (slots < volume) slots *= 2;
+  return sectors(run_in) * sectors(run_out) * fill * static_cast<double>(volume) / static_cast<double>(slots) *
+         static_cast<double>(volume) / static_cast<double>(volume + kPackedThreads);
+}
+
 std::vector<int> sorted_dims(const problem& pr, bool by_input) {
   std::vector<int> order(pr.rank);
   std::iota(order.begin(), order.end(), 0);
@@ -53,28 +93,32 @@ std::vector<int> sorted_dims(const problem& pr, bool by_input) {
 
 }  // namespace
 
-std::int64_t packed_read_wavefronts(const packed_params& p, int elem_bytes) {
+std::int64_t packed_wavefronts(const packed_params& p, int elem_bytes) {
   // Bank model of one shared-memory access per warp: 32 banks of 4 bytes; lanes touching the same
   // word share it; 8- and 16-byte accesses are split into half- and quarter-warp phases (the
-  // Hopper behaviour modelled in src/model/). Summed over the warps of one full tile.
+  // Hopper behaviour modelled in src/model/). Summed over both phases of one full tile: the
+  // stores (slot q at q + q / pad_pitch: a warp straddling a padding element pays for it) and the
+  // output-order loads.
   const int phase = elem_bytes == 16 ? 8 : elem_bytes == 8 ? 16 : 32;
   const int words = std::max(1, elem_bytes / 4);
   std::int64_t total = 0;
-  for (int w0 = 0; w0 < p.volume; w0 += 32)
-    for (int l0 = w0; l0 < std::min(w0 + 32, p.volume); l0 += phase) {
-      std::vector<std::vector<std::int64_t>> bank(32);
-      for (int q = l0; q < std::min(l0 + phase, p.volume); ++q) {
-        const std::int64_t byte = static_cast<std::int64_t>(packed_slot_of(p, q).s_out) * elem_bytes;
-        for (int w = 0; w < words; ++w) {
-          const std::int64_t word = byte / 4 + w;
-          auto& b = bank[word % 32];
-          if (std::find(b.begin(), b.end(), word) == b.end()) b.push_back(word);
+  for (int side = 0; side < 2; ++side)
+    for (int w0 = 0; w0 < p.volume; w0 += 32)
+      for (int l0 = w0; l0 < std::min(w0 + 32, p.volume); l0 += phase) {
+        std::vector<std::vector<std::int64_t>> bank(32);
+        for (int q = l0; q < std::min(l0 + phase, p.volume); ++q) {
+          const int index = side == 0 ? packed_smem_index(p, q) : packed_slot_of(p, q).s_out;
+          const std::int64_t byte = static_cast<std::int64_t>(index) * elem_bytes;
+          for (int w = 0; w < words; ++w) {
+            const std::int64_t word = byte / 4 + w;
+            auto& b = bank[word % 32];
+            if (std::find(b.begin(), b.end(), word) == b.end()) b.push_back(word);
+          }
         }
+        std::size_t worst = 1;
+        for (const auto& b : bank) worst = std::max(worst, b.size());
+        total += static_cast<std::int64_t>(worst);
       }
-      std::size_t worst = 1;
-      for (const auto& b : bank) worst = std::max(worst, b.size());
-      total += static_cast<std::int64_t>(worst);
-    }
   return total;
 }
 
@@ -86,17 +130,20 @@ bool packed_plan(const problem& pr, int max_volume, packed_params* out, const ch
   const int s = pr.elem_bytes;
   const auto in_order = sorted_dims(pr, true), out_order = sorted_dims(pr, false);
 
-  // The largest run target whose box fits max_volume: the box grows with the target, so scan up.
+  // Scan run targets (the box grows with the target, not always smoothly) and keep the box with the
+  // best estimated efficiency among those that fit max_volume.
   std::vector<std::int64_t> best_t;
-  std::int64_t best_volume = 0;
-  for (std::int64_t target = 1; target <= max_volume; target = target < 8 ? target + 1 : target * 9 / 8) {
+  double best_score = -1;
+  for (std::int64_t target = 1; target <= max_volume; target = target < 256 ? target + 1 : target * 33 / 32) {
     std::vector<std::int64_t> t(pr.rank, 1);
     grow_side(pr, in_order, target, s, t);
     grow_side(pr, out_order, target, s, t);
     std::int64_t volume = 1;
     for (auto v : t) volume *= v;
-    if (volume > max_volume) break;
-    if (volume >= best_volume) best_volume = volume, best_t = t;
+    if (volume > max_volume) continue;
+    const double score =
+        box_score(pr, t, volume, side_run(pr, in_order, t, true), side_run(pr, out_order, t, false));
+    if (score > best_score) best_score = score, best_t = t;
   }
   if (best_t.empty()) best_t.assign(pr.rank, 1);
 
@@ -135,23 +182,24 @@ bool packed_plan(const problem& pr, int max_volume, packed_params* out, const ch
       if (p.cut_a == kPackedNoDim) p.cut_a = k;
       else p.cut_b = k;  // grow_side cuts at most one dim per side
     }
-  // Contiguous runs of a full tile, for the plan's summary.
-  auto run_of = [&](const int* order, auto stride) {
-    std::int64_t run = 1;
-    for (int i = 0; i < p.n_box; ++i) {
-      const int d = order[i];
-      if (stride(d) != run) break;
-      run *= p.t[d];
-      if (p.t[d] != p.ext[d]) break;
+  {
+    int out_pos = 1;  // slot stride of each box dim in output order
+    int out_pitch[kMaxRank] = {};
+    for (int i = 0; i < p.n_box; ++i) out_pitch[p.out_order[i]] = out_pos, out_pos *= p.t[p.out_order[i]];
+    for (int i = 0; i < 2; ++i) {
+      const int d = i == 0 ? p.cut_a : p.cut_b;
+      if (d == kPackedNoDim) continue;
+      p.cut_in_stride[i] = fast_div(static_cast<std::uint32_t>(p.pitch[d]));
+      p.cut_out_stride[i] = fast_div(static_cast<std::uint32_t>(out_pitch[d]));
+      p.cut_t[i] = fast_div(static_cast<std::uint32_t>(p.t[d]));
     }
-    return static_cast<int>(run);
-  };
-  p.run_in = run_of(p.in_order, [&](int d) { return p.in_stride[d]; });
-  p.run_out = run_of(p.out_order, [&](int d) { return p.out_stride[d]; });
+  }
+  p.run_in = static_cast<int>(side_run(pr, in_order, best_t, true));  // for the plan's summary
+  p.run_out = static_cast<int>(side_run(pr, out_order, best_t, false));
 
   // Padding: one element after every pad_pitch, pad_pitch one of the box's input-order pitches
   // (the classic tile's 32 x 33 is pad_pitch = 32 on a 32 x 32 box). Pick the candidate with the
-  // fewest read wavefronts; none when padding does not help.
+  // fewest shared-memory wavefronts per tile; none when padding does not help.
   std::vector<int> candidates = {0};
   for (int i = 1; i < p.n_box; ++i) candidates.push_back(p.pitch[p.in_order[i]]);
   candidates.push_back(32);
@@ -161,7 +209,7 @@ bool packed_plan(const problem& pr, int max_volume, packed_params* out, const ch
     if (c >= p.volume) continue;
     p.pad_pitch = c;
     p.pad_div = fast_div(static_cast<std::uint32_t>(c ? c : 1));
-    const std::int64_t w = packed_read_wavefronts(p, s);
+    const std::int64_t w = packed_wavefronts(p, s);
     if (best_wavefronts < 0 || w < best_wavefronts) best_wavefronts = w, best_pad = c;
   }
   p.pad_pitch = best_pad;

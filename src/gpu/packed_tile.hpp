@@ -14,7 +14,7 @@
 // thread computes its slots' offsets once (packed_slot_of) and every tile costs a base offset plus
 // a register add per element. Shared memory holds the tile in input order with one padding element
 // after every pad_pitch elements; the planner picks pad_pitch by counting bank wavefronts of the
-// output-order reads (packed_choose_pad).
+// accesses of both phases (packed_wavefronts).
 #pragma once
 
 #include <cstdint>
@@ -65,6 +65,9 @@ struct packed_params {
   int pad_pitch = 0;                              // one padding element per pad_pitch (0: none)
   fast_div pad_div;
   int cut_a = kPackedNoDim, cut_b = kPackedNoDim; // the dims whose extent the tile does not divide
+  // For each cut dim (a, b): its slot strides in input and output order and its tile extent, as
+  // divisors, so a slot's coordinate along it is (q / stride) % t (packed_cut_coords).
+  fast_div cut_in_stride[2], cut_out_stride[2], cut_t[2];
   int slots_per_thread = 1;                       // E: volume / kPackedThreads rounded up to 1, 2, 4, 8 or 16
   int smem_elems = 1;                             // volume plus padding
 };
@@ -106,6 +109,20 @@ XPOSE_HD inline packed_slot packed_slot_of(const packed_params& p, int q) {
   }
   s.s_out = packed_smem_index(p, pos);
   return s;
+}
+
+// The slot's coordinates along the cut dims (a in bits 0-15, b in bits 16-31) as the input-order
+// (in_side) or output-order slot q: what packed_slot_of computes, by multiply-shift divisions, for
+// the tiles at the tensor's edge.
+XPOSE_HD inline std::uint32_t packed_cut_coords(const packed_params& p, int q, bool in_side) {
+  std::uint32_t r = 0;
+  for (int i = 0; i < 2; ++i) {
+    if ((i == 0 ? p.cut_a : p.cut_b) == kPackedNoDim) continue;
+    const std::uint32_t steps = (in_side ? p.cut_in_stride[i] : p.cut_out_stride[i]).div(static_cast<std::uint32_t>(q));
+    const std::uint32_t c = steps - p.cut_t[i].div(steps) * p.cut_t[i].d;
+    r |= c << (16 * i);
+  }
+  return r;
 }
 
 // Where tile `tile` starts on each side, and how much of each cut dim it holds (kPackedNoLimit when
@@ -150,7 +167,7 @@ constexpr int packed_max_slots(int elem_bytes) { return elem_bytes <= 2 ? 16 : e
 // Fills *p for a normalised problem; false (with *reason) when the kernel cannot run it: more than
 // 2^31 elements, or offsets inside a tile beyond 32 bits.
 bool packed_plan(const problem& pr, int max_volume, packed_params* p, const char** reason);
-// Shared-memory wavefronts of a tile's output-order reads for a candidate pad (all full-tile warps).
-std::int64_t packed_read_wavefronts(const packed_params& p, int elem_bytes);
+// Shared-memory wavefronts of one full tile (stores and output-order loads) for p's padding.
+std::int64_t packed_wavefronts(const packed_params& p, int elem_bytes);
 
 }  // namespace xpose::detail::gpu

@@ -25,7 +25,6 @@ XPOSE_GPU_VARIANT(fast_tile)
 XPOSE_GPU_VARIANT(narrow)
 XPOSE_GPU_VARIANT(reg_tile)
 XPOSE_GPU_VARIANT(permute_general)
-XPOSE_GPU_VARIANT(permute_tiled)
 XPOSE_GPU_VARIANT(permute_packed)
 #undef XPOSE_GPU_VARIANT
 

@@ -88,7 +88,7 @@ struct smem_array {
   // Byte offset of element (row, col). Empty: plain row-major with a row pitch of `cols` elements.
   // A swizzled kernel sets its XOR pattern here.
   std::function<std::int64_t(int row, int col)> swizzle;
-  bool one_dimensional = false;  // declared as name[cols] (rows == 1), e.g. permute_tiled's offset tables
+  bool one_dimensional = false;  // declared as name[cols] (rows == 1), e.g. permute_packed's tile
 
   std::int64_t byte_offset(int row, int col) const;
   std::string declaration() const;  // e.g. "tile[16][17]", "row_in[32]"
@@ -101,8 +101,8 @@ struct kernel_model {
   int block_x = 0, block_y = 0;
   int tile_rows = 0, tile_cols = 0;  // input elements covered by one logical tile
   smem_array array;                   // the tile
-  // Further shared arrays (permute_tiled's offset tables), each addressed from its own byte 0: the
-  // compiler places arrays of 8-byte elements on 8-byte boundaries, and shifting every address of
+  // Further shared arrays (offset tables; none of the current kernels has one), each addressed from
+  // its own byte 0: the compiler places arrays of 8-byte elements on 8-byte boundaries, and shifting every address of
   // an instruction by whole words changes which banks it uses but not how many words share one.
   std::vector<smem_array> tables;
   std::vector<smem_instruction> instructions;
@@ -155,7 +155,7 @@ wavefront_count count_wavefronts(smem_op op, int width, std::span<const lane_acc
 
 struct variant_entry {
   const char* name;
-  // 0x0: the kernel fixes its own block (fast_tile: by element size; narrow, permute_tiled: always
+  // 0x0: the kernel fixes its own block (fast_tile: by element size; narrow, permute_packed: always
   // the same) and, like the planner, the model takes no block shape for it.
   int default_block_x, default_block_y;
   const char* blocks;  // the block shapes it accepts, in words
@@ -166,7 +166,7 @@ struct variant_entry {
 // The variants whose shared accesses are modelled, in registry order.
 std::span<const variant_entry> modelled_variants();
 const variant_entry* find_modelled_variant(std::string_view name);
-// "smem_v1, smem_v2, ..., permute_tiled": the modelled variants' names, for messages.
+// "smem_v1, smem_v2, ..., permute_packed": the modelled variants' names, for messages.
 std::string modelled_variant_list();
 // Variants known to make no shared-memory accesses at all (naive_*, reg_tile, permute_general,
 // copy, the CPU's); *why (if given) gets one line saying why there is nothing to count.

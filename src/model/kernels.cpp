@@ -6,10 +6,13 @@
 // To model a new kernel: write a factory like the ones below (array shape, padding or a swizzle in
 // smem_array::swizzle, one smem_instruction per shared load or store) and add a row to kVariants.
 #include <array>
+#include <memory>
 
 #include <fmt/format.h>
 
 #include "gpu/kernels/tile_shapes.hpp"  // fast_tile's tile shapes: plain C++, shared with the kernel
+#include "gpu/packed_tile.hpp"          // permute_packed's box: plain C++, shared with the kernel
+#include "plan/problem.hpp"
 #include "model/bank_model.hpp"
 
 namespace xpose::model {
@@ -39,12 +42,20 @@ smem_instruction store_row_major() {
           }};
 }
 
+// The seeds' variants run one of two kernels with the same shared accesses (src/gpu/kernels/
+// seed_form.cuh): NAME_seed, the notes' own int-indexed code, for one dense matrix of fewer than
+// 2^31 elements, and the looped NAME_kernel for batches (and shapes the seeds cannot launch).
+std::string seed_kernel_name(const char* name, const problem_2d& shape) {
+  const bool seed_form = shape.rows > 0 && shape.batch == 1 && shape.rows * shape.cols < (std::int64_t{1} << 31);
+  return fmt::format("{}_{}", name, seed_form ? "seed" : "kernel");
+}
+
 // smem_v1: every thread reads back the word it wrote, then writes it out strided.
-status make_smem_v1(int bx, int by, int elem_bytes, const problem_2d&, kernel_model* out, std::string* why) {
+status make_smem_v1(int bx, int by, int elem_bytes, const problem_2d& shape, kernel_model* out, std::string* why) {
   if (status s = check_square("smem_v1", bx, by, why); s != status::kSuccess) return s;
   kernel_model k;
   k.variant = "smem_v1";
-  k.kernel_function = "smem_v1_kernel";
+  k.kernel_function = seed_kernel_name("smem_v1", shape);
   k.block_x = bx;
   k.block_y = by;
   k.tile_rows = k.tile_cols = bx;
@@ -69,11 +80,12 @@ status make_smem_v1(int bx, int by, int elem_bytes, const problem_2d&, kernel_mo
 
 // smem_v2 / smem_v3: coalesced read into tile[ty][tx], coalesced write from tile[tx][ty]; the load's
 // bounds check is on the output: out_x = tx + B*by < rows, out_y = ty + B*bx < cols.
-status make_smem_v23(const char* name, int pad, int bx, int by, int elem_bytes, kernel_model* out, std::string* why) {
+status make_smem_v23(const char* name, int pad, int bx, int by, int elem_bytes, const problem_2d& shape,
+                     kernel_model* out, std::string* why) {
   if (status s = check_square(name, bx, by, why); s != status::kSuccess) return s;
   kernel_model k;
   k.variant = name;
-  k.kernel_function = fmt::format("{}_kernel", name);
+  k.kernel_function = seed_kernel_name(name, shape);
   k.block_x = bx;
   k.block_y = by;
   k.tile_rows = k.tile_cols = bx;
@@ -88,24 +100,24 @@ status make_smem_v23(const char* name, int pad, int bx, int by, int elem_bytes, 
   return status::kSuccess;
 }
 
-status make_smem_v2(int bx, int by, int elem_bytes, const problem_2d&, kernel_model* out, std::string* why) {
-  return make_smem_v23("smem_v2", 0, bx, by, elem_bytes, out, why);
+status make_smem_v2(int bx, int by, int elem_bytes, const problem_2d& shape, kernel_model* out, std::string* why) {
+  return make_smem_v23("smem_v2", 0, bx, by, elem_bytes, shape, out, why);
 }
 
-status make_smem_v3(int bx, int by, int elem_bytes, const problem_2d&, kernel_model* out, std::string* why) {
-  return make_smem_v23("smem_v3", 1, bx, by, elem_bytes, out, why);
+status make_smem_v3(int bx, int by, int elem_bytes, const problem_2d& shape, kernel_model* out, std::string* why) {
+  return make_smem_v23("smem_v3", 1, bx, by, elem_bytes, shape, out, why);
 }
 
 // tiled (src/gpu/kernels/tiled.cuh): a 32 x 32 tile in a (32, 33) array moved by 32 x H threads,
 // each looping r = ty, ty + H, ... < 32.
-status make_tiled(int bx, int by, int elem_bytes, const problem_2d&, kernel_model* out, std::string* why) {
+status make_tiled(int bx, int by, int elem_bytes, const problem_2d& shape, kernel_model* out, std::string* why) {
   constexpr int kT = 32;
   if (bx != kT || (by != 1 && by != 2 && by != 4 && by != 8 && by != 16 && by != 32))
     return fail(status::kInvalidBlock, why,
                 fmt::format("tiled needs a block of 32xH with H in 1, 2, 4, 8, 16, 32 (got {}x{})", bx, by));
   kernel_model k;
   k.variant = "tiled";
-  k.kernel_function = "tiled_kernel";
+  k.kernel_function = seed_kernel_name("tiled", shape);
   k.block_x = bx;
   k.block_y = by;
   k.tile_rows = k.tile_cols = kT;
@@ -254,66 +266,75 @@ status make_fast_tile(int, int, int elem_bytes, const problem_2d& shape, kernel_
   return status::kSuccess;
 }
 
-// permute_tiled (src/gpu/kernels/permute_tiled.cuh), modelled for a 2-D transpose (rows x cols,
-// nothing folded: row_in(r) = r * cols, col_out(c) = c * rows). Block 32 x 8, a 32 x 32 tile in
-// tile[32][33] as in `tiled`, plus two 32-entry int64 tables written once per tile, row_in by the
-// threads ty == 0 and col_out by ty == 1, and read in the element loops under the same bounds check
-// as the tile access (the SASS predicates the LDS.64 with it): every lane of a warp reads the same
-// entry (j = ty + 8 * trip), a broadcast.
-status make_permute_tiled(int, int, int elem_bytes, const problem_2d&, kernel_model* out, std::string*) {
-  constexpr int kT = 32, kH = 8;
+// permute_packed (src/gpu/kernels/permute_packed.cuh) on a 2-D transpose: the box and the padding
+// are the planner's (packed_plan, src/gpu/packed_tile.cpp), so the model is made for one shape.
+// Block 256 x 1; slot q = tx + 256 * trip, trips = E (slots per thread). Per tile:
+//   store tile[q + q / pad] = v[trip]: every slot inside the box stores, edge tiles included (the
+//     slots beyond the matrix store values nobody reads back);
+//   load tile[s_out(q)]: the element that is the q-th of the box in output order, only where it
+//     lies inside the matrix.
+// A box spanning several matrices of a batch is outside the model (tile classes are per matrix).
+status make_permute_packed(int, int, int elem_bytes, const problem_2d& shape, kernel_model* out, std::string* why) {
+  if (shape.rows <= 0)
+    return fail(status::kInvalidExtent, why, "permute_packed's box depends on the shape: give --shape RxC");
+  transpose_desc d;
+  d.rows = shape.rows;
+  d.cols = shape.cols;
+  d.batch = shape.batch;
+  d.elem_bytes = elem_bytes;
+  const detail::problem pr = detail::normalize(detail::to_problem(d));
+  if (detail::classify(pr) != detail::problem_class::kTranspose2d)
+    return fail(status::kVariantNotApplicable, why,
+                fmt::format("a {}x{} matrix is not a 2-D transpose once normalised (it is a {})", shape.rows,
+                            shape.cols, detail::class_name(detail::classify(pr))));
+  auto p = std::make_shared<detail::gpu::packed_params>();
+  const char* reason = "";
+  if (!detail::gpu::packed_plan(pr, detail::gpu::kPackedThreads * detail::gpu::packed_max_slots(elem_bytes), p.get(),
+                                &reason))
+    return fail(status::kVariantNotApplicable, why, reason);
+  int rdim = -1, cdim = -1;  // the dims of the input's rows (output-contiguous) and columns
+  for (int k = 0; k < pr.rank; ++k) {
+    if (pr.dims[k].out_stride == 1) rdim = k;
+    else if (pr.dims[k].in_stride == 1) cdim = k;
+    else if (p->t[k] > 1)
+      return fail(status::kVariantNotApplicable, why,
+                  "this box spans several matrices of the batch; the model counts boxes inside one matrix");
+  }
   kernel_model k;
-  k.variant = "permute_tiled";
-  k.kernel_function = "permute_tiled_kernel";
-  k.block_x = kT;
-  k.block_y = kH;
-  k.tile_rows = k.tile_cols = kT;
-  k.array = {"tile", kT, kT + 1, elem_bytes, {}};
-  k.tables = {{"row_in", 1, kT, 8, {}, true}, {"col_out", 1, kT, 8, {}, true}};
-  constexpr int kRowIn = 1, kColOut = 2, trips = kT / kH;
-  k.instructions.push_back({"row_in[tx] = chain_offset(r0 + tx, ...)   (ty == 0)", smem_op::kStore, 1, 0,
-                            [](const lane_ctx& c) -> std::optional<smem_coord> {
-                              if (c.ty == 0 && c.tx < c.valid.rows) return smem_coord{0, c.tx};
-                              return std::nullopt;
-                            },
-                            kRowIn});
-  k.instructions.push_back({"col_out[tx] = chain_offset(c0 + tx, ...)  (ty == 1)", smem_op::kStore, 1, 0,
-                            [](const lane_ctx& c) -> std::optional<smem_coord> {
-                              if (c.ty == 1 && c.tx < c.valid.cols) return smem_coord{0, c.tx};
-                              return std::nullopt;
-                            },
-                            kColOut});
-  k.instructions.push_back({"... = src[row_in[j] + c0 + tx]: the read of row_in[j]   (j = ty + trip*8)", smem_op::kLoad,
+  k.variant = "permute_packed";
+  k.kernel_function = "permute_packed_kernel";
+  k.block_x = detail::gpu::kPackedThreads;
+  k.block_y = 1;
+  k.tile_rows = p->t[rdim];
+  k.tile_cols = p->t[cdim];
+  k.made_for = shape;
+  k.array = {"tile", 1, p->smem_elems, elem_bytes, {}, true};
+  const int trips = p->slots_per_thread;
+  k.instructions.push_back({"tile[q + q / pad] = v[j]   (q = tx + 256 j, every slot of the box)", smem_op::kStore,
                             trips, 0,
-                            [](const lane_ctx& c) -> std::optional<smem_coord> {
-                              const int j = c.ty + c.trip * kH;
-                              if (j < kT && j < c.valid.rows && c.tx < c.valid.cols) return smem_coord{0, j};
-                              return std::nullopt;
-                            },
-                            kRowIn});
-  k.instructions.push_back({"tile[j][tx] = src[row_in[j] + c0 + tx]   (j = ty + trip*8)", smem_op::kStore, trips, 0,
-                            [](const lane_ctx& c) -> std::optional<smem_coord> {
-                              const int j = c.ty + c.trip * kH;
-                              if (j < kT && j < c.valid.rows && c.tx < c.valid.cols) return smem_coord{j, c.tx};
-                              return std::nullopt;
+                            [p](const lane_ctx& c) -> std::optional<smem_coord> {
+                              const int q = c.tx + c.trip * detail::gpu::kPackedThreads;
+                              if (q >= p->volume) return std::nullopt;
+                              return smem_coord{0, detail::gpu::packed_smem_index(*p, q)};
                             }});
-  k.instructions.push_back({"dst[col_out[j] + r0 + tx] = ...: the read of col_out[j]   (j = ty + trip*8)", smem_op::kLoad,
-                            trips, 0,
-                            [](const lane_ctx& c) -> std::optional<smem_coord> {
-                              const int j = c.ty + c.trip * kH;
-                              if (j < kT && j < c.valid.cols && c.tx < c.valid.rows) return smem_coord{0, j};
-                              return std::nullopt;
-                            },
-                            kColOut});
-  k.instructions.push_back({"dst[col_out[j] + r0 + tx] = tile[tx][j]   (j = ty + trip*8)", smem_op::kLoad, trips, 0,
-                            [](const lane_ctx& c) -> std::optional<smem_coord> {
-                              const int j = c.ty + c.trip * kH;
-                              if (j < kT && j < c.valid.cols && c.tx < c.valid.rows) return smem_coord{c.tx, j};
-                              return std::nullopt;
+  k.instructions.push_back({"dst[out_rel[j]] = tile[s_out[j]]   (slots inside the matrix)", smem_op::kLoad, trips, 0,
+                            [p, rdim, cdim](const lane_ctx& c) -> std::optional<smem_coord> {
+                              const int q = c.tx + c.trip * detail::gpu::kPackedThreads;
+                              if (q >= p->volume) return std::nullopt;
+                              int rem = q, cr = 0, cc = 0;
+                              for (int i = 0; i < p->n_box; ++i) {  // q in output order
+                                const int dd = p->out_order[i], v = rem % p->t[dd];
+                                rem /= p->t[dd];
+                                if (dd == rdim) cr = v;
+                                if (dd == cdim) cc = v;
+                              }
+                              if (cr >= c.valid.rows || cc >= c.valid.cols) return std::nullopt;
+                              return smem_coord{0, detail::gpu::packed_slot_of(*p, q).s_out};
                             }});
-  k.compiler_note =
-      "nvcc 13.0 compiles it as written: in the sm_90 SASS every trip of the element loops is one LDS.64 of the "
-      "table and one STS (LDS) of the tile under the same bounds check, and the table writes are one STS.64 each";
+  k.compiler_note = fmt::format(
+      "box {}x{} (rows x cols of the input), {} slots per thread, one padding element every {} ({}); nvcc 13.0 "
+      "compiles one STS and one LDS per slot (sm_90 SASS of permute_packed_kernel)",
+      k.tile_rows, k.tile_cols, trips, p->pad_pitch, p->pad_pitch ? "chosen by counting wavefronts" : "none");
   *out = std::move(k);
   return status::kSuccess;
 }
@@ -414,7 +435,7 @@ constexpr std::array<variant_entry, 7> kVariants{{
     {"fast_tile", 0, 0, "fixed by the element size: 256x1 (1 byte), 128x1 (2), 64x1 (4), 128x1 (8), 256x1 (16)",
      make_fast_tile},
     {"narrow", 0, 0, "fixed: 256x1", make_narrow},
-    {"permute_tiled", 0, 0, "fixed: 32x8", make_permute_tiled},
+    {"permute_packed", 0, 0, "fixed: 256x1", make_permute_packed},
 }};
 
 // The registry's variants with no shared memory, and why (their sm_90 SASS has no LDS or STS:

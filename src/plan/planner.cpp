@@ -37,6 +37,8 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       std::vector<candidate> c;
       // Short contiguous dims inside a permutation (more than one batch dim, or a batch around
       // them): fold them with their neighbours rather than run mostly-empty tiles.
+      // H200 2026-11-29, suite f32 (docs/performance.md): permute_packed 21-100% of copy where the
+      // folded 32x32 tile it replaced ran 4-35%.
       if (std::min(m.rows, m.cols) < 32 && m.batch > 1)
         c.push_back({"permute_packed", "a contiguous dim shorter than a tile inside a batch: boxes over several dims"});
       if (std::min(m.rows, m.cols) <= 64)
@@ -52,9 +54,12 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
                                  "at 16384^2 vs 66.6% for fast_tile, H200)"});
       c.push_back({"fast_tile", "2-D transpose: 16-byte vectors both ways through a padded tile (87-91% of copy "
                                 "at 16384^2 for 2- to 16-byte elements, H200)"});
+      // Where 16-byte vectors are ruled out: a short side (a 32x32 tile would be mostly empty:
+      // [112410,199,3] perm 2,0,1 ran `tiled` at 13.8%) or several batch dims go to boxes, the rest
+      // to the classic tile (10007x9973 f32: tiled 54%, permute_packed 51%).
+      if (m.batch_rank > 1 || std::min(m.rows, m.cols) < 32)
+        c.push_back({"permute_packed", "permutation whose strides rule out 16-byte vectors: packed boxes"});
       c.push_back({"tiled", "2-D transpose whose strides or pointers rule out 16-byte vectors: classic 32x32 tile"});
-      if (m.batch_rank > 1)  // tiled handles any batch; permute_packed boxes short dims (no alignment needs)
-        c.insert(c.end() - 1, {"permute_packed", "permutation whose strides rule out 16-byte vectors: packed boxes"});
       return c;
     }
     default:

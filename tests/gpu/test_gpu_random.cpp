@@ -50,7 +50,16 @@ std::string run_case(const Desc& d, int eb, std::int64_t in_off, std::int64_t ou
   auto* dout_p = static_cast<unsigned char*>(dout.p) + out_off * eb;
   if (cudaMemcpy(din_p, in.data(), in_bytes, cudaMemcpyHostToDevice) != cudaSuccess) return "upload";
   if (cudaMemset(dout_p, xpose::test::kPoison, out_bytes) != cudaSuccess) return "memset";
-  if (xpose::execute(p, din_p, dout_p, nullptr, &why) != status::kSuccess) return "execute: " + why;
+  const status es = xpose::execute(p, din_p, dout_p, nullptr, &why);
+  // A named kernel may need more alignment than an offset pointer has (permute_packed moves a row
+  // copy's rows as wider words); it must say so and write nothing. `auto` falls back instead.
+  if (variant != "auto" && es == status::kMisaligned) {
+    if (cudaMemcpy(got.data(), dout_p, out_bytes, cudaMemcpyDeviceToHost) != cudaSuccess) return "download";
+    std::vector<unsigned char> poisoned(out_bytes);
+    xpose::test::poison(poisoned.data(), out_bytes);
+    return xpose::test::first_difference(got.data(), poisoned.data(), out_bytes) < 0 ? "" : "refused but wrote";
+  }
+  if (es != status::kSuccess) return "execute: " + why;
   if (cudaDeviceSynchronize() != cudaSuccess) return "kernel failed";
   if (cudaMemcpy(got.data(), dout_p, out_bytes, cudaMemcpyDeviceToHost) != cudaSuccess) return "download";
   const auto bad = xpose::test::first_difference(got.data(), expected.data(), out_bytes);
@@ -125,7 +134,7 @@ TEST(GpuRandom, PermutationsSmall) {
 // The permutation kernels by name, each on its own cases (auto picks among them).
 TEST(GpuRandom, PermutationsPerVariant) {
   XPOSE_REQUIRE_GPU();
-  for (const char* v : {"permute_packed", "permute_tiled", "permute_general"}) random_permutations(v, 150, 11);
+  for (const char* v : {"permute_packed", "permute_general"}) random_permutations(v, 150, 11);
 }
 
 }  // namespace

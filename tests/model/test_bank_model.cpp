@@ -455,7 +455,7 @@ TEST(ProfileCommand, ParsesNcuCsv) {
 }  // namespace
 }  // namespace xpose::cli
 
-// ---- the library's own kernels: fast_tile, narrow, permute_tiled ----
+// ---- the library's own kernels: fast_tile, narrow, permute_packed ----
 // Hand-derived, like the tests above; these models are not yet checked against ncu (docs/banks.md,
 // "The library's own kernels"): `xpose profile --suite` has rows for them.
 
@@ -716,48 +716,55 @@ TEST(BankModelNarrow, NeedsTheShapeThePlannerTakes) {
   expect_counts(t.compiled, 256, 0, 256, 0);
 }
 
-// permute_tiled on a 2-D 64x64 f32 transpose: 4 full tiles, block 32x8 = 8 warps (warp = ty).
-//   row_in[tx] (ty == 0) and col_out[tx] (ty == 1): one warp each, 32 x 8 contiguous bytes: STS.64
-//   in half-warps, 2 / 2: 4 tiles x 2 x 2 = 16 store wavefronts.
-//   tile[j][tx] (j = ty + 8 trip): a row, 1 wavefront: 4 tiles x 8 warps x 4 trips = 128.
-//   row_in[j] and col_out[j] reads: all 32 lanes the same 8 bytes, a broadcast; with 4 active lanes
-//   in a quad the 8-byte load is split into half-warps, each 1 wavefront: 2 / 2, 128 x 2 each = 512.
-//   tile[tx][j]: a column of the 33-word pitch, banks (tx + j) % 32: 1 wavefront, 128.
-// Loads 512 + 128 = 640, stores 16 + 128 = 144, no conflicts.
-TEST(BankModelPermuteTiled, SixtyFourSquare) {
-  const kernel_model k = model_for("permute_tiled", 4, 64, 64);
-  EXPECT_EQ(k.block_x, 32);
-  EXPECT_EQ(k.block_y, 8);
-  ASSERT_EQ(k.tables.size(), 2u);
-  EXPECT_EQ(k.tables[0].declaration(), "row_in[32]");
-  ASSERT_EQ(k.instructions.size(), 6u);
-  // The read of row_in[j] by warp 3 on trip 1: j = 11 for every lane, bytes 88-95 = words 22-23.
-  const warp_trace tab = trace_warp(k, 2, 3, 1, {32, 32});
-  for (const auto& a : tab.lanes) {
-    EXPECT_EQ(a.byte, 88);
-    EXPECT_EQ(a.words, 2);
-    EXPECT_EQ(a.bank, 22);
+// permute_packed on a 2-D 64x64 f32 transpose. The planner's box is 32 x 32 (runs of 32 elements
+// both ways) padded by one element every 32: slot q is stored at q + q / 32, 4 slots per thread
+// (1,024 / 256), 4 full boxes, 8 warps.
+//   store: a warp's lanes are 32 consecutive slots of one 32-slot row: 32 consecutive words, 1
+//     wavefront. 4 boxes x 8 warps x 4 trips = 128.
+//   load: output-order slot q = r + 32 c (r, the input row, fastest) is input-order position
+//     32 r + c, stored at 33 r + c: lanes r = 0..31 hit banks (r + c) % 32, all different: 1
+//     wavefront. 128 more.
+TEST(BankModelPermutePacked, SixtyFourSquare) {
+  const kernel_model k = model_for("permute_packed", 4, 64, 64);
+  EXPECT_EQ(k.block_x, 256);
+  EXPECT_EQ(k.block_y, 1);
+  EXPECT_EQ(k.tile_rows, 32);
+  EXPECT_EQ(k.tile_cols, 32);
+  EXPECT_EQ(k.array.declaration(), "tile[1057]");  // 1,024 + 32 padding + 1
+  ASSERT_EQ(k.instructions.size(), 2u);
+  const warp_trace ld = trace_warp(k, 1, 2, 1, {32, 32});  // warp 2, trip 1: slots 320..351, c = 10
+  for (const auto& a : ld.lanes) {
+    const int r = a.lane;
+    EXPECT_EQ(a.byte, (33 * r + 10) * 4);
+    EXPECT_EQ(a.bank, (r + 10) % 32);
   }
-  EXPECT_EQ(tab.count.wavefronts, 2);
-  EXPECT_EQ(tab.count.ideal, 2);
-  EXPECT_EQ(trace_warp(k, 0, 1, 0, {32, 32}).count.wavefronts, 0);  // row_in is written by ty == 0 only
-  EXPECT_EQ(trace_warp(k, 1, 1, 0, {32, 32}).count.wavefronts, 2);  // col_out by ty == 1
-  const launch_totals t = totals_for("permute_tiled", 4, 64, 64);
-  EXPECT_EQ(t.instructions[0].wavefronts, 8);
-  EXPECT_EQ(t.instructions[2].wavefronts, 256);
-  EXPECT_EQ(t.instructions[3].wavefronts, 128);
-  expect_counts(t.compiled, 640, 0, 144, 0);
+  EXPECT_EQ(ld.count.wavefronts, 1);
+  expect_counts(counts_for("permute_packed", 4, 64, 64), 128, 0, 128, 0);
 }
 
-// 40x40 f32: one full tile (160 / 36 as above) and three cut ones.
-//   right edge (32 rows x 8 cols): row_in 2, col_out lanes 0-7: one half-warp, 1; row_in[j] reads
-//   with lanes 0-7 active: half-warp 0 only, 1 wavefront x 32; tile stores 32 x 1; col_out[j] reads
-//   j < 8: trip 0 of 8 warps, 2 each = 16; tile loads 8 x 1. st 35, ld 56.
-//   bottom edge (8 rows x 32 cols): row_in lanes 0-7: 1; col_out 2; row_in[j] j < 8: 8 x 2 = 16;
-//   tile stores 8; col_out[j] reads lanes 0-7: 32 x 1; tile loads (tx < 8) 32 x 1. st 11, ld 80.
-//   corner (8 x 8): 1 + 1 + 8 stores; 8 + 8 + 8 loads. st 10, ld 24.
-// Loads 160 + 56 + 80 + 24 = 320, stores 36 + 35 + 11 + 10 = 92.
-TEST(BankModelPermuteTiled, EdgeTiles) { expect_counts(counts_for("permute_tiled", 4, 40, 40), 320, 0, 92, 0); }
+// 100x100 f32: boxes of 40 x 40 (100 = 3 pieces of 34, rounded up to whole 32-byte sectors), 8
+// slots per thread for 1,600 slots: 50 warp-instructions per phase per box. Every slot of every
+// box stores (9 boxes x 50 = 450 store wavefronts: slot q at q + q / 32 keeps a warp on 32
+// consecutive words); loads happen only inside the matrix, fewer at the edges.
+TEST(BankModelPermutePacked, EdgeBoxesStoreEverySlot) {
+  const kernel_model k = model_for("permute_packed", 4, 100, 100);
+  EXPECT_EQ(k.tile_rows, 40);
+  EXPECT_EQ(k.tile_cols, 40);
+  const launch_totals t = totals_for("permute_packed", 4, 100, 100);
+  EXPECT_EQ(t.instructions[0].wavefronts, 450);
+  EXPECT_EQ(t.instructions[0].conflicts(), 0);
+  EXPECT_LT(t.instructions[1].executions, 450);  // edge boxes load only their part inside the matrix
+}
+
+TEST(BankModelPermutePacked, NeedsATransposeShape) {
+  kernel_model k;
+  std::string why;
+  EXPECT_EQ(make_kernel_model("permute_packed", 0, 0, 4, &k, &why), status::kInvalidExtent);  // no shape
+  EXPECT_EQ(make_kernel_model("permute_packed", 0, 0, 4, problem_2d{1, 64, 1}, &k, &why),
+            status::kVariantNotApplicable);  // a copy
+  EXPECT_EQ(make_kernel_model("permute_packed", 0, 0, 4, problem_2d{4, 6, 1000}, &k, &why),
+            status::kVariantNotApplicable);  // boxes of several matrices
+}
 
 TEST(BankModelNoSharedMemory, SaysSo) {
   for (const char* v : {"naive_row_read", "naive_col_read", "reg_tile", "permute_general", "copy", "cpu_naive",
@@ -787,9 +794,9 @@ TEST(BanksCommand, LibraryKernels) {
   r = run_cli({"banks", "--variant", "fast_tile", "--shape", "4096x4096", "--dtype", "i8"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("4 wavefronts, ideal 1, 3 conflicts"), std::string::npos) << r.out;
-  r = run_cli({"banks", "--variant", "permute_tiled", "--shape", "64x64"});
+  r = run_cli({"banks", "--variant", "permute_packed", "--shape", "64x64"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("row_in[32]"), std::string::npos);
+  EXPECT_NE(r.out.find("tile[1057]"), std::string::npos);
   const auto j = nlohmann::json::parse(
       run_cli({"banks", "--variant", "narrow", "--shape", "1024x4", "--dtype", "f32", "--json"}).out);
   EXPECT_EQ(j["block"], "256x1");

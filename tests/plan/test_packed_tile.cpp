@@ -65,17 +65,24 @@ std::string emulate(const problem& pr, const packed_params& p) {
     if (table[q].s_in < 0 || table[q].s_in >= p.smem_elems || table[q].s_out < 0 || table[q].s_out >= p.smem_elems)
       return "shared index out of range";
   }
+  for (int q = 0; q < p.volume; ++q) {  // the kernel's on-the-fly cut coordinates agree with the tables
+    if (packed_cut_coords(p, q, true) != table[q].cut_in || packed_cut_coords(p, q, false) != table[q].cut_out)
+      return "cut coordinates of slot " + std::to_string(q) + " disagree";
+    if (packed_smem_index(p, q) != table[q].s_in) return "input-side shared index disagrees";
+  }
+  constexpr std::int64_t kGarbage = -2;  // what a slot outside an edge tile leaves in shared memory
   for (std::int64_t t = 0; t < p.tiles; ++t) {
     const packed_origin o = packed_origin_of(p, static_cast<std::uint32_t>(t));
+    for (int q = 0; q < p.volume; ++q) {  // every used slot stores, as the kernel does
+      const bool inside = o.full || packed_in_bounds(o, packed_cut_coords(p, q, true));
+      if (stamp[table[q].s_in] == t) return "two slots store to one shared element";
+      smem[table[q].s_in] = inside ? o.in + table[q].in_rel : kGarbage;
+      stamp[table[q].s_in] = t;
+    }
     for (int q = 0; q < p.volume; ++q)
-      if (packed_in_bounds(o, table[q].cut_in)) {
-        if (stamp[table[q].s_in] == t) return "two slots store to one shared element";
-        smem[table[q].s_in] = o.in + table[q].in_rel;
-        stamp[table[q].s_in] = t;
-      }
-    for (int q = 0; q < p.volume; ++q)
-      if (packed_in_bounds(o, table[q].cut_out)) {
+      if (o.full || packed_in_bounds(o, packed_cut_coords(p, q, false))) {
         if (stamp[table[q].s_out] != t) return "a slot reads a shared element this tile did not store";
+        if (smem[table[q].s_out] == kGarbage) return "a slot writes out an element its tile did not load";
         const std::int64_t dst = o.out + table[q].out_rel;
         if (dst < 0 || dst >= out_size) return "store outside the output";
         got[dst] = smem[table[q].s_out];
@@ -177,7 +184,7 @@ TEST(PackedTile, PaddingRemovesTheTransposeConflicts) {
   EXPECT_NE(p.pad_pitch, 0);
   packed_params none = p;
   none.pad_pitch = 0;
-  EXPECT_LT(packed_read_wavefronts(p, 4), packed_read_wavefronts(none, 4));
+  EXPECT_LT(packed_wavefronts(p, 4), packed_wavefronts(none, 4));
   EXPECT_EQ(emulate(pr, p), "");
 }
 
