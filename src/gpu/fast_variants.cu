@@ -44,13 +44,23 @@ status run_narrow(const plan_data& pd, const void* in, void* out, CUstream_st* s
 
 namespace {
 
+// permute_packed's compile-time knobs (kernels/permute_packed.cuh), measured by
+// scripts/packed_experiment.cu on the H200 (2026-11-29, docs/results/packed-experiment-2026-11-29.txt),
+// % of copy without / with prefetch, compiler's registers / 4 blocks per SM forced:
+//   16384^2 f32 (box 1024):   45.5 / 29.9, 53.1 / 36.8     16384^2 f64:  74.7 / 52.8, 89.8 / 63.3
+//   100000 x 32x48 f32:       39.0 / 21.2, 55.2 / 31.9     rank-6 reversal f32: 39.8 / 21.2, 50.6 / 31.4
+// Prefetching into registers lost everywhere (the registers it holds cost more occupancy than the
+// overlap gains); forcing 4 blocks per SM won everywhere, as did the smaller boxes (E = 4 over 16).
+inline constexpr bool kPackedPrefetch = false;
+inline constexpr int kPackedMinBlocks = 4;
+
 template <class T, int E>
 status launch_packed(const packed_params& p, const plan_data& pd, const void* in, void* out, cudaStream_t s,
                      std::string* why) {
   if constexpr (E > packed_max_slots(sizeof(T))) {  // never planned: no instantiation
     return status::kVariantNotApplicable;
   } else {
-    auto kernel = permute_packed_kernel<T, E>;
+    auto kernel = permute_packed_kernel<T, E, kPackedPrefetch, kPackedMinBlocks>;
     int per_sm = 0;
     XPOSE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kPackedThreads, pd.launch.smem_bytes),
                    why);

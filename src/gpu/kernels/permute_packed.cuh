@@ -7,10 +7,9 @@
 // output order (slot q reads the shared element that is the q-th in output order). The per-slot
 // offsets are the same for every full tile: each thread computes its E slots once, keeps them in
 // registers, and a tile then costs its origin (a few multiply-shift divisions) and, per element, an
-// add, a load and a shared store, a shared load and a store. The loads of a block's next tile are
-// issued before it writes out the current one (software prefetch into registers): the kernel is
-// bound by the loads in flight (f32 ran at ~52% of copy at 16384^2 and f64, with twice the bytes
-// per load, at 88%, H200 2026-11-29), so it keeps twice as many in flight.
+// add, a load and a shared store, a shared load and a store. The kernel is bound by the loads in
+// flight (f32 at ~53% of copy at 16384^2 where f64, twice the bytes per load, reaches ~90%), so
+// occupancy is what its knobs buy (see kPackedMinBlocks in fast_variants.cu).
 //
 // Launch geometry: block 256; grid = min(tiles, resident blocks), each block looping over tiles
 // (persistent, so the slot tables are built once per block). Dynamic shared memory:
@@ -22,20 +21,18 @@
 
 namespace xpose::detail::gpu {
 
-// Blocks resident per SM the kernel is compiled for: the slot tables (3 registers per slot) and the
-// prefetched elements (1-4 per slot) must fit 65536 / (256 * MinBlocks) registers per thread.
-template <int E>
-inline constexpr int kPackedMinBlocks = E <= 8 ? 4 : 2;
-
-template <class T, int E>
-__global__ void __launch_bounds__(kPackedThreads, kPackedMinBlocks<E>)
+// Compile-time knobs, measured against each other by scripts/packed_experiment.cu:
+//   Prefetch: issue the next tile's loads before writing out the current one;
+//   MinBlocks: blocks per SM the register allocation must allow (0: the compiler's choice).
+template <class T, int E, bool Prefetch = true, int MinBlocks = 0>
+__global__ void __launch_bounds__(kPackedThreads, MinBlocks > 0 ? MinBlocks : 1)
     permute_packed_kernel(const T* __restrict__ in, T* __restrict__ out, packed_params p) {
   extern __shared__ uint4 packed_smem_raw[];  // uint4: aligned for every word type
   T* tile = reinterpret_cast<T*>(packed_smem_raw);
   const int tid = static_cast<int>(threadIdx.x);
 
   // The slot tables, once per block. The input-side shared index (q plus its padding) and the
-  // cut coordinates of edge tiles are recomputed when needed: registers buy occupancy.
+  // cut coordinates of edge tiles are recomputed when needed.
   std::int32_t in_rel[E], out_rel[E], s_out[E];
   std::uint32_t used = 0;  // bit j: slot j lies inside the box (E is rounded up to a power of two)
 #pragma unroll
@@ -46,10 +43,6 @@ __global__ void __launch_bounds__(kPackedThreads, kPackedMinBlocks<E>)
     used |= (q < p.volume ? 1u : 0u) << j;
   }
 
-  std::uint32_t tile_id = blockIdx.x;
-  const auto tiles = static_cast<std::uint32_t>(p.tiles);
-  if (tile_id >= tiles) return;
-  packed_origin o = packed_origin_of(p, tile_id);
   T v[E];
   auto load = [&](const packed_origin& at) {
     const T* src = in + at.in;
@@ -58,31 +51,52 @@ __global__ void __launch_bounds__(kPackedThreads, kPackedMinBlocks<E>)
       if ((used >> j & 1u) && (at.full || packed_in_bounds(at, packed_cut_coords(p, tid + j * kPackedThreads, true))))
         v[j] = src[in_rel[j]];
   };
-  load(o);
-  for (;;) {
-    // Slots outside an edge tile store whatever v holds: the output slot that would read them back
-    // is the same element, outside the tensor, and is masked below.
+  // Slots outside an edge tile store whatever v holds: the output slot that would read them back
+  // is the same element, outside the tensor, and is masked on the way out.
+  auto stage = [&]() {
 #pragma unroll
     for (int j = 0; j < E; ++j)
       if (used >> j & 1u) tile[packed_smem_index(p, tid + j * kPackedThreads)] = v[j];
-    __syncthreads();
-    // Prefetch: the next tile's loads are in flight while this tile is written out.
-    const std::uint32_t next = tile_id + gridDim.x;
-    const bool more = next < tiles;
-    packed_origin on;
-    if (more) {
-      on = packed_origin_of(p, next);
-      load(on);
-    }
-    T* dst = out + o.out;
+  };
+  auto write_out = [&](const packed_origin& at) {
+    T* dst = out + at.out;
 #pragma unroll
     for (int j = 0; j < E; ++j)
-      if ((used >> j & 1u) && (o.full || packed_in_bounds(o, packed_cut_coords(p, tid + j * kPackedThreads, false))))
+      if ((used >> j & 1u) && (at.full || packed_in_bounds(at, packed_cut_coords(p, tid + j * kPackedThreads, false))))
         dst[out_rel[j]] = tile[s_out[j]];
-    if (!more) break;
-    __syncthreads();  // the next tile reuses the shared array
-    o = on;
-    tile_id = next;
+  };
+
+  const auto tiles = static_cast<std::uint32_t>(p.tiles);
+  if constexpr (!Prefetch) {
+    for (std::uint32_t tile_id = blockIdx.x; tile_id < tiles; tile_id += gridDim.x) {
+      const packed_origin o = packed_origin_of(p, tile_id);
+      load(o);
+      stage();
+      __syncthreads();
+      write_out(o);
+      __syncthreads();  // the next tile reuses the shared array
+    }
+  } else {
+    std::uint32_t tile_id = blockIdx.x;
+    if (tile_id >= tiles) return;
+    packed_origin o = packed_origin_of(p, tile_id);
+    load(o);
+    for (;;) {
+      stage();
+      __syncthreads();
+      const std::uint32_t next = tile_id + gridDim.x;
+      const bool more = next < tiles;
+      packed_origin on;
+      if (more) {  // the next tile's loads are in flight while this one is written out
+        on = packed_origin_of(p, next);
+        load(on);
+      }
+      write_out(o);
+      if (!more) break;
+      __syncthreads();  // the next tile reuses the shared array
+      o = on;
+      tile_id = next;
+    }
   }
 }
 
