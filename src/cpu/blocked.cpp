@@ -11,6 +11,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -26,8 +27,8 @@ using i64 = std::int64_t;
 
 // ---- tuning constants (docs/cpu.md, "constants", has the measurements) ----
 // A tile is ti x tj elements: ti along i (its output rows are ti * E bytes long), tj along j (its
-// input rows are tj * E bytes long); tasks walk j fastest, so consecutive tiles continue the same
-// ti input rows. Two pressures pull ti apart: each output row written in longer pieces is kinder
+// input rows are tj * E bytes long); tasks walk j fastest (within macro blocks, kMacroBytes), so
+// consecutive tiles continue the same ti input rows. Two pressures pull ti apart: each output row written in longer pieces is kinder
 // to DRAM (and to the TLB), while fewer input rows in flight is what the hardware prefetchers
 // keep up with. Which wins depends on the element size and, for f32, on the output row length;
 // measured on the development machine (2 threads, % of memcpy, docs/cpu.md):
@@ -35,13 +36,18 @@ struct tile_rule {
   std::int64_t out_row, in_row, tile;  // bytes: ti * E, tj * E, ti * tj * E
 };
 // 1 and 2 bytes: 256 B output rows (53% vs 32% at 16384^2 i8, 67% vs 48% at 16384 x 8192 f16,
-// against 64 B rows) ...
-constexpr tile_rule kRule1And2{256, 512, 64 << 10};
-// f32: 256 B output rows (77% vs 62% at 8192^2; 86-100% vs 67-71% NHWC -> NCHW) ...
-constexpr tile_rule kRule4{256, 512, 64 << 10};
-// 8 bytes: one line per output row (80-87% vs 62-67% at 8192 x 4096).
-constexpr tile_rule kRule8{64, 1024, 16 << 10};
-// 16 bytes and longer (folded rows): two lines (95-100% vs 80% with one line at 4096^2).
+// against 64 B rows), and 2 KiB input rows (with the AVX2 kernels walking along the tile's rows,
+// microkernels_avx2.cpp): 16384^2 i8 61-65% vs 47-53% and f16 62-64% vs 51-55% against 512 B
+// input rows, interleaved runs; 4 KiB rows would not fit the staging buffer (kBufBytes).
+constexpr tile_rule kRule1And2{256, 2048, 256 << 10};
+// f32 and f64: 256 B output rows and 4 KiB input rows, one page of each input row per tile (with
+// the kernels walking along rows). f32 16384^2 81% vs 42% against 512 B input rows; f32 8192^2
+// 87% vs 66%; f64 8192^2 73-79% vs 48% and 8192 x 4096 96% vs 68% against 64 B output rows x
+// 1 KiB input rows (interleaved runs, 2026-11-29).
+constexpr tile_rule kRule4{256, 4096, 256 << 10};
+constexpr tile_rule kRule8{256, 4096, 256 << 10};
+// 16 bytes and longer (folded rows): two lines (95-100% vs 80% with one line at 4096^2); longer
+// tiles did not help here (8192^2 c128 80% either way).
 constexpr tile_rule kRule16{128, 1024, 32 << 10};
 // ... but one line per output row, so that few input rows are in flight, when the input rows of
 // a tile lie far apart (more than twice their length: reversals and the like) or, for f32, when
@@ -62,12 +68,17 @@ const tile_rule& rule_for(const blocked_nest& n) {
   if (e == 8) return kRule8;
   return kRule16;
 }
+// A tile whose one side covers its whole axis grows along the other only to this size: the 64 KiB
+// the short-side shapes were measured with (NCHW-like [64,128,128,64] perm (0,3,1,2): 78% of
+// memcpy vs 62% with 256 KiB tiles).
+constexpr i64 kShortSideTileBytes = 64 << 10;
 // Narrow problems (a side of fewer than 16 elements: 3 x 40,000,000) read and write long contiguous
 // runs whatever the tile, and their kernels are cheap, so the staging pass dominates: tiles of
 // this size keep it in L1 (147% vs 99% of memcpy at 3 x 40,000,000 f32 with 64 KiB tiles).
 constexpr i64 kNarrowTileBytes = 4 << 10;
-// The per-thread staging buffer: the largest tile, its rows rounded up to whole lines, plus a line.
-constexpr i64 kBufBytes = 4 * kRule4.tile + 4096;
+// The per-thread staging buffer: the largest tile, its rows rounded up to whole lines plus one
+// more (run_tiles' `ext`: 320 B per 256 B row), plus a line.
+constexpr i64 kBufBytes = kRule4.tile * 5 / 4 + 4096;
 // Input rows a multiple of this apart land in the same few sets of the 8-way, 64-set L1 data
 // cache, so the 8 or 16 rows of a micro-kernel evict each other and every load goes to L2: the
 // kernels ran 3.5-4x slower at a 16384-byte than at a 16448-byte input stride (5.3 vs 20 GB/s for
@@ -79,9 +90,22 @@ constexpr i64 kInStageBytes = 160 << 10;
 // read-for-ownership of every output line. f32 transposes, streaming vs not, % of memcpy: 512^2
 // (1 MiB, in L2/L3) 28 vs 48, 724^2 (2 MiB) 62 vs 63, 1024^2 (4 MiB) 36 vs 22, 2048^2 63 vs 41.
 constexpr i64 kStreamMinBytes = 4 << 20;
+// Tiles are visited in macro blocks (macro_order) of this many bytes along each axis, one page of
+// every input and every output row they touch, and at most kMacroMaxRows elements a side, so that
+// the pages of a block (<= 2048) stay within the 3072-entry L2 TLB while the block is worked on:
+// with a plain row of tiles, a 16384-wide f32 output touches 16384 pages before coming back to the
+// first one. 16384^2 f32 65% -> 72-76% of memcpy, 8192^2 f64 54% -> 65% (interleaved runs).
+constexpr i64 kMacroBytes = 4096;
+constexpr i64 kMacroMaxRows = 1024;
 // Rows longer than this are split into chunks so that a few long rows (or one: a plain copy)
 // still spread over every thread.
 constexpr i64 kChunkBytes = 1 << 20;
+// Tile tasks are handed to threads in chunks of about this many bytes, and at least
+// kMinChunksPerThread chunks per thread: small enough that a thread delayed by other work on its
+// core leaves its rest to the others, large enough that each thread still walks long runs of
+// neighbouring tiles.
+constexpr i64 kChunkBytesTiles = 2 << 20;
+constexpr i64 kMinChunksPerThread = 8;
 // With cpu_threads = 0 (all), one thread per this many bytes moved: starting a team costs a few
 // microseconds, which a smaller share of the work does not repay.
 constexpr i64 kMinBytesPerThread = 256 << 10;
@@ -155,9 +179,10 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   if (!rows_share_line_offset(n)) s.ti = std::max(s.ti, kUnalignedOutRow / e);  // keeps `ext` at <= 25%
   s.ti = std::min(s.ti, ni);
   s.tj = std::min(nj, std::max<i64>(1, std::min(rule.in_row / e, budget / (s.ti * e))));
-  // One side short: the tile grows along the other to its budget.
-  if (s.tj == nj) s.ti = std::min(ni, std::max(s.ti, budget / (nj * e)));
-  if (s.ti == ni) s.tj = std::min(nj, std::max(s.tj, budget / (ni * e)));
+  // One side short: the tile grows along the other, to at most kShortSideTileBytes.
+  const i64 grow = std::min(budget, kShortSideTileBytes);
+  if (s.tj == nj) s.ti = std::min(ni, std::max(s.ti, grow / (nj * e)));
+  if (s.ti == ni) s.tj = std::min(nj, std::max(s.tj, grow / (ni * e)));
   // Chains are taken whole; the other axis fills the budget.
   const i64 K = n.i_chain_count(), JP = n.j_chain_count();
   if (n.i_chain_rank) {
@@ -170,7 +195,10 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   }
   // Whole register blocks (16 covers every micro-kernel) unless the extent itself is smaller.
   if (s.tj > 16 && s.tj < nj) s.tj &= ~i64{15};
-  if (s.ti > 16 && s.ti < ni) s.ti &= ~i64{15};
+  // i tiles also cover whole output lines (ti * e a multiple of 64, for 1- and 2-byte elements
+  // more than 16), so that streamed tiles can start on line boundaries (run_tiles, `shift`).
+  const i64 i_unit = std::max<i64>(16, 64 / e);
+  if (s.ti > i_unit && s.ti < ni) s.ti -= s.ti % i_unit;
   // Streaming needs output rows of whole lines: tile rows of >= 64 B, or rows that are one
   // contiguous run (the tile spans the whole i extent of a dense output).
   const i64 row_bytes = K * s.ti * e;  // of the tile's output rows
@@ -315,6 +343,20 @@ void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runn
   }
 }
 
+// The order of the nti x ntj tiles of one outer index: macro blocks of mi x mj tiles, row-major,
+// and row-major tiles inside each block (mi = nti, mj = ntj: plain row-major).
+struct macro_order {
+  i64 nti, ntj, mi, mj;
+  void locate(i64 t, i64* bi, i64* bj) const {
+    const i64 band = t / (mi * ntj), r = t - band * mi * ntj;
+    const i64 h = std::min(mi, nti - band * mi);
+    const i64 bx = r / (h * mj), r2 = r - bx * h * mj;
+    const i64 w = std::min(mj, ntj - bx * mj);
+    *bi = band * mi + r2 / w;
+    *bj = bx * mj + r2 % w;
+  }
+};
+
 void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& kt, const tile_shape& s,
                const std::byte* in, std::byte* out) {
   const i64 e = n.elem, ni = n.i.extent, nj = n.j.extent;
@@ -338,8 +380,11 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   else if (s.stream && 64 % e == 0 && mis % e == 0)  // line boundaries fall between elements
     mode = store_mode::kLines;
   const bool lines = mode == store_mode::kLines;
-  const i64 shift = lines && rows_aligned && !ichain ? (s.ti - ((64 - mis) % 64) / e % s.ti) % s.ti : 0;
-  const i64 ext = lines && !rows_aligned && !ichain ? 64 / e : 0;
+  // (Shifting only helps when every tile is whole lines long; a tile of 1360 one-byte elements
+  // would end mid-line, with the next tile owning the rest: such tiles take `ext` instead.)
+  const bool line_tiles = rows_aligned && s.ti * e % 64 == 0;
+  const i64 shift = lines && line_tiles && !ichain ? (s.ti - ((64 - mis) % 64) / e % s.ti) % s.ti : 0;
+  const i64 ext = lines && !line_tiles && !ichain ? 64 / e : 0;
   // Likewise on the input side: j tiles start on input line boundaries when every input row shares
   // the base's line offset, so no line is read by two tiles far apart in time (glibc's large
   // allocations start 16 bytes into a page: 71% vs 79% of memcpy at 8192^2 f32 without this).
@@ -355,21 +400,45 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   const i64 ldb = mode == store_mode::kContiguous || (chained && packed_rows)
                       ? K * ni * e
                       : round_up(((ichain ? K * ni : s.ti) + ext) * e, 64);
-  const bool stage_in = lines && !chained && tile.simd && e <= 2 && n.i.in_stride % kAliasingStride == 0;
+  // (Only for tiles whose kernels walk down columns of blocks: those walking along rows first
+  // read each line whole through their own small staging block, and this extra copy slowed them,
+  // 16384^2 f16 63-64% of memcpy without it, 52-55% with it.)
+  const bool stage_in = lines && !chained && tile.simd && e <= 2 &&
+                        n.i.in_stride % kAliasingStride == 0 && s.tj * e < kRowsFirstBytes;
   const i64 lds = round_up(s.tj * e, 128) + 64;  // an odd number of lines: rows spread over the sets
 
   const i64 tasks = n.outer_count() * nti * ntj;
   const int threads = team_size(pd, n.outer_count() * ni * nj * e, tasks);
+  const i64 macro_el = std::min(kMacroBytes / e, kMacroMaxRows);
+  const macro_order macro{nti, ntj, std::max<i64>(1, macro_el / s.ti), std::max<i64>(1, macro_el / s.tj)};
+  // Threads take chunks of consecutive tasks from a shared counter rather than one fixed share
+  // each: on a machine shared with other work a thread that loses its core for a while no longer
+  // holds up the whole call (see kChunkBytesTiles).
+  const i64 tile_bytes = std::max<i64>(1, s.ti * s.tj * e * K * n.j_chain_count());
+  const i64 chunk =
+      std::max<i64>(1, std::min(ceil_div(tasks, threads * kMinChunksPerThread), kChunkBytesTiles / tile_bytes));
+  std::atomic<i64> next_task{0};
 #pragma omp parallel num_threads(threads)
   {
     std::byte* const buf = mode == store_mode::kDirect ? nullptr : staging_buffer();
-    i64 begin, end;
-    share(tasks, omp_get_thread_num(), omp_get_num_threads(), &begin, &end);
-    if (begin < end) {
-      odometer cur(n);
-      cur.seek(begin / (nti * ntj));
-      i64 bi = begin / ntj % nti, bj = begin % ntj;
+    odometer cur(n);
+    i64 bi = 0, bj = 0, cur_o = -1;
+    for (;;) {
+      const i64 begin = next_task.fetch_add(chunk, std::memory_order_relaxed);
+      if (begin >= tasks) break;
+      const i64 end = std::min(tasks, begin + chunk);
       for (i64 task = begin; task < end; ++task) {
+        {
+          const i64 o = task / (nti * ntj);
+          if (o != cur_o) {
+            if (cur_o >= 0 && o == cur_o + 1)
+              cur.next();
+            else
+              cur.seek(o);
+            cur_o = o;
+          }
+          macro.locate(task - o * nti * ntj, &bi, &bj);
+        }
         const i64 i0 = std::max<i64>(0, bi * s.ti - shift), i1 = std::min(ni, (bi + 1) * s.ti - shift);
         const i64 j0 = std::max<i64>(0, bj * s.tj - jshift), j1 = std::min(nj, (bj + 1) * s.tj - jshift);
         const std::byte* src = in + cur.in + i0 * n.i.in_stride + j0 * n.j.in_stride;
@@ -408,16 +477,9 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
             }
           }
         }
-        if (++bj == ntj) {
-          bj = 0;
-          if (++bi == nti) {
-            bi = 0;
-            cur.next();
-          }
-        }
       }
-      if (s.stream) kt.stream_fence();
     }
+    if (s.stream) kt.stream_fence();
   }
 }
 

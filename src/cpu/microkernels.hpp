@@ -7,7 +7,8 @@
 //
 // i.e. the tile's input rows are contiguous, and so are its output rows (the input's columns).
 // The AVX2 table builds each tile from register micro-kernels (8x8 for 4-byte elements, 4x4 for
-// 8-byte, 16x16 for 2- and 1-byte, plain 16-byte moves for 16-byte) plus masked or scalar edges;
+// 8-byte, 16x16 or 8x16 for 2-byte, 16x32 for 1-byte, plain 16-byte moves for 16-byte, pshufb or
+// permute kernels for narrow tiles) plus masked or scalar edges;
 // the scalar table is the portable fallback. src/cpu/blocked.cpp does the blocking and threading.
 #pragma once
 
@@ -38,6 +39,10 @@ struct kernel_table {
   void (*copy_rows)(std::byte* dst, std::int64_t ldd, const std::byte* src, std::int64_t lds, std::int64_t rows,
                     std::int64_t bytes) = nullptr;
 };
+
+// Tiles whose input rows are at least this long are walked along each group of input rows first
+// (the AVX2 kernels; microkernels_avx2.cpp says why), shorter ones down each column of blocks.
+inline constexpr std::int64_t kRowsFirstBytes = 1024;
 
 // Index into kernel_table::tile for E-byte elements, or -1 when E is not 1, 2, 4, 8 or 16.
 constexpr int elem_index(std::int64_t e) {

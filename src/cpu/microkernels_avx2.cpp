@@ -7,15 +7,17 @@
 //   4 B  8x8   unpack_ps / shuffle_ps within 128-bit lanes; the two lanes are filled from rows i
 //              and i+4 by the loads (insertf128), so no cross-lane shuffle is needed
 //   8 B  4x4   unpack_pd, lanes filled from rows i and i+2 by the loads
-//   2 B  16x16 two 8(col)x16(row) halves: lanes hold rows i and i+8, three in-lane epi16 unpack rounds
-//   1 B  16x16 SSE registers, four epi8 unpack rounds
+//   2 B  16x16 two 8(col)x16(row) halves: lanes hold rows i and i+8, three in-lane epi16 unpack rounds;
+//        8x16 (lanes hold two 8x8 blocks) for tiles walked along their rows (rows_first)
+//   1 B  16x32 two 16x16 blocks, one per lane, four in-lane epi8 unpack rounds (16x16 SSE for a rest)
 //   16 B 1x1   one 128-bit move per element
 // Each round pairs register k with k + n/2 (lo -> 2k, hi -> 2k+1): on the bit string (register
 // index, element index) that is a rotation by one bit, so log2(n) rounds swap the two halves,
 // which is the transpose. Tiles whose sides are not multiples of the square use masked loads and
 // stores for 4- and 8-byte elements (exact: maskload never touches masked-off memory) and scalar
 // moves otherwise. Narrow 4-byte tiles (fewer than 8 rows or columns, packed on the short side:
-// 3 x 40,000,000 f32 and its reverse) have their own permute-and-blend kernels (narrow_shuffle).
+// 3 x 40,000,000 f32 and its reverse) have their own permute-and-blend kernels (narrow_shuffle),
+// narrow 1-, 2- and 8-byte tiles pshufb kernels (narrow_bytes).
 //
 // Everything here is internal (anonymous namespace) on purpose: an inline function shared with
 // other translation units could be emitted from this one, with AVX2 instructions, and picked by
@@ -37,6 +39,16 @@ void scalar_edge(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows
   for (i64 j = 0; j < cols; ++j)
     for (i64 i = 0; i < rows; ++i) std::memcpy(out + j * ldo + i * E, in + i * ldi + j * E, E);
 }
+
+// The order of a tile's register blocks. Along each group of input rows first (i outer) when the
+// tile's input rows are long: the input is then read as 4-16 streams at a time, each line used up
+// at once, which the prefetchers follow (16384^2 f32 at 81% of memcpy vs 42%, 8192^2 f64 73-79%
+// vs 48%, with the longer tiles of blocked.cpp). Down each column of blocks first (j outer) when
+// they are short: the staging buffer's rows are then written in order, and a short-row input is
+// one contiguous run either way (NCHW-like [64,128,128,64] perm (0,3,1,2) ran at 56% vs 79% i
+// outer). kRowsFirstBytes (microkernels.hpp): the large tiles' rows are 2-4 KiB, the short-side
+// ones at most 512 B.
+inline bool rows_first(i64 row_bytes) { return row_bytes >= kRowsFirstBytes; }
 
 // ---------------------------------------------------------------------------------- 4-byte, 8x8
 inline __m128 load4(const std::byte* p) { return _mm_loadu_ps(reinterpret_cast<const float*>(p)); }
@@ -208,14 +220,134 @@ void tile_4b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i6
     scalar_edge<4>(in + r8 * ldi, ldi, out + r8 * 4, ldo, rows - r8, cols);
     return;
   }
-  for (i64 j = 0; j < c8; j += 8) {
-    for (i64 i = 0; i < r8; i += 8) block_4b(in + i * ldi + j * 4, ldi, out + j * ldo + i * 4, ldo);
-    if (r8 < rows) block_4b_rows(in + r8 * ldi + j * 4, ldi, out + j * ldo + r8 * 4, ldo, rows - r8);
+  if (rows_first(cols * 4)) {
+    for (i64 i = 0; i < r8; i += 8)
+      for (i64 j = 0; j < c8; j += 8) block_4b(in + i * ldi + j * 4, ldi, out + j * ldo + i * 4, ldo);
+    if (r8 < rows)
+      for (i64 j = 0; j < c8; j += 8) block_4b_rows(in + r8 * ldi + j * 4, ldi, out + j * ldo + r8 * 4, ldo, rows - r8);
+  } else {
+    for (i64 j = 0; j < c8; j += 8) {
+      for (i64 i = 0; i < r8; i += 8) block_4b(in + i * ldi + j * 4, ldi, out + j * ldo + i * 4, ldo);
+      if (r8 < rows) block_4b_rows(in + r8 * ldi + j * 4, ldi, out + j * ldo + r8 * 4, ldo, rows - r8);
+    }
   }
   if (c8 < cols) {
     for (i64 i = 0; i < r8; i += 8) block_4b_cols(in + i * ldi + c8 * 4, ldi, out + c8 * ldo + i * 4, ldo, cols - c8);
     scalar_edge<4>(in + r8 * ldi + c8 * 4, ldi, out + c8 * ldo + r8 * 4, ldo, rows - r8, cols - c8);
   }
+}
+
+// ------------------------------------------------------------ 1-, 2- and 8-byte narrow tiles
+// Narrow tiles of 1- and 2-byte elements (fewer than 16 rows or columns, packed on the short side:
+// 3 x 40,000,000 i8 and its reverse) never fill a 16x16 block, and element-by-element moves ran
+// them at 20-25% of memcpy. As for narrow_shuffle: N vectors of W = 16 / E elements in, N out; each
+// output vector is the OR of one pshufb per source vector that contributes to it (index 0x80
+// writes zero), with compile-time tables per (E, N, direction).
+//   interleave (N rows of W -> W rows of N): output element g = W*t + l is row g % N, column g / N.
+//   deinterleave (W rows of N -> N rows of W): output t, element l is input element l * N + t.
+template <int E, int N, bool Interleave>
+struct narrow_bytes {
+  static constexpr int W = 16 / E;
+  struct tables {
+    signed char idx[N][N][16];  // [output vector][source vector]: pshufb indices
+    bool used[N][N];
+  };
+  static constexpr tables kT = [] {
+    tables t{};
+    for (int o = 0; o < N; ++o)
+      for (int v = 0; v < N; ++v)
+        for (int b = 0; b < 16; ++b) t.idx[o][v][b] = -128;
+    for (int o = 0; o < N; ++o)
+      for (int l = 0; l < W; ++l) {
+        const int g = Interleave ? W * o + l : l * N + o;
+        const int src = Interleave ? g % N : g / W, lane = Interleave ? g / N : g % W;
+        for (int b = 0; b < E; ++b) t.idx[o][src][l * E + b] = static_cast<signed char>(lane * E + b);
+        t.used[o][src] = true;
+      }
+    return t;
+  }();
+
+  template <int O, int V>
+  static __m128i take(__m128i acc, const __m128i* src) {
+    if constexpr (!kT.used[O][V]) return acc;
+    else return _mm_or_si128(acc, _mm_shuffle_epi8(src[V], _mm_loadu_si128(reinterpret_cast<const __m128i*>(kT.idx[O][V]))));
+  }
+  template <int O, int... V>
+  static __m128i one(const __m128i* src, std::integer_sequence<int, V...>) {
+    __m128i acc = _mm_setzero_si128();
+    ((acc = take<O, V>(acc, src)), ...);
+    return acc;
+  }
+  template <int... O>
+  static void all(const __m128i* src, __m128i* dst, std::integer_sequence<int, O...>) {
+    ((dst[O] = one<O>(src, std::make_integer_sequence<int, N>{})), ...);
+  }
+
+  // N input rows (ldi apart), packed output rows (ldo == N * E): columns in blocks of W.
+  static void rows(const std::byte* in, i64 ldi, std::byte* out, i64 cw) {
+    __m128i a[N], o[N];
+    for (i64 j = 0; j < cw; j += W) {
+      for (int k = 0; k < N; ++k) a[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + k * ldi + j * E));
+      all(a, o, std::make_integer_sequence<int, N>{});
+      for (int k = 0; k < N; ++k) _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j * N * E + 16 * k), o[k]);
+    }
+  }
+  // N input columns, packed input rows (ldi == N * E): rows in blocks of W.
+  static void cols(const std::byte* in, std::byte* out, i64 ldo, i64 rw) {
+    __m128i a[N], o[N];
+    for (i64 i = 0; i < rw; i += W) {
+      for (int k = 0; k < N; ++k) a[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i * N * E + 16 * k));
+      all(a, o, std::make_integer_sequence<int, N>{});
+      for (int k = 0; k < N; ++k) _mm_storeu_si128(reinterpret_cast<__m128i*>(out + k * ldo + i * E), o[k]);
+    }
+  }
+};
+
+// Calls f.template operator()<N>() for 1 <= n <= 15.
+template <class F>
+void with_narrow15(i64 n, F&& f) {
+  switch (n) {
+    case 1: return f.template operator()<1>();
+    case 2: return f.template operator()<2>();
+    case 3: return f.template operator()<3>();
+    case 4: return f.template operator()<4>();
+    case 5: return f.template operator()<5>();
+    case 6: return f.template operator()<6>();
+    case 7: return f.template operator()<7>();
+    case 8: return f.template operator()<8>();
+    case 9: return f.template operator()<9>();
+    case 10: return f.template operator()<10>();
+    case 11: return f.template operator()<11>();
+    case 12: return f.template operator()<12>();
+    case 13: return f.template operator()<13>();
+    case 14: return f.template operator()<14>();
+    case 15: return f.template operator()<15>();
+  }
+}
+
+// The narrow cases of tile_1b, tile_2b (short side < 16, below the 16x16 block) and tile_8b (short
+// side < 4, below the 4x4 block: 40,000,000 x 3 f64 ran at 60% of memcpy with masked 4x4 blocks);
+// false when the tile is not narrow and packed.
+template <int E, int MaxN = 15>
+bool narrow_tile_small(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
+  constexpr i64 W = 16 / E;
+  if (rows <= MaxN && ldo == rows * E && cols >= W) {
+    const i64 cw = cols / W * W;
+    with_narrow15(rows, [&]<int N>() {
+      if constexpr (N <= MaxN) narrow_bytes<E, N, true>::rows(in, ldi, out, cw);
+    });
+    scalar_edge<E>(in + cw * E, ldi, out + cw * ldo, ldo, rows, cols - cw);
+    return true;
+  }
+  if (cols <= MaxN && ldi == cols * E && rows >= W) {
+    const i64 rw = rows / W * W;
+    with_narrow15(cols, [&]<int N>() {
+      if constexpr (N <= MaxN) narrow_bytes<E, N, false>::cols(in, out, ldo, rw);
+    });
+    scalar_edge<E>(in + rw * ldi, ldi, out + rw * E, ldo, rows - rw, cols);
+    return true;
+  }
+  return false;
 }
 
 // ---------------------------------------------------------------------------------- 8-byte, 4x4
@@ -264,10 +396,18 @@ inline void block_8b_cols(const std::byte* in, i64 ldi, std::byte* out, i64 ldo,
 }
 
 void tile_8b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
+  if (narrow_tile_small<8, 3>(in, ldi, out, ldo, rows, cols)) return;
   const i64 r4 = rows & ~i64{3}, c4 = cols & ~i64{3};
-  for (i64 j = 0; j < c4; j += 4) {
-    for (i64 i = 0; i < r4; i += 4) block_8b(in + i * ldi + j * 8, ldi, out + j * ldo + i * 8, ldo);
-    if (r4 < rows) block_8b_rows(in + r4 * ldi + j * 8, ldi, out + j * ldo + r4 * 8, ldo, rows - r4);
+  if (rows_first(cols * 8)) {
+    for (i64 i = 0; i < r4; i += 4)
+      for (i64 j = 0; j < c4; j += 4) block_8b(in + i * ldi + j * 8, ldi, out + j * ldo + i * 8, ldo);
+    if (r4 < rows)
+      for (i64 j = 0; j < c4; j += 4) block_8b_rows(in + r4 * ldi + j * 8, ldi, out + j * ldo + r4 * 8, ldo, rows - r4);
+  } else {
+    for (i64 j = 0; j < c4; j += 4) {
+      for (i64 i = 0; i < r4; i += 4) block_8b(in + i * ldi + j * 8, ldi, out + j * ldo + i * 8, ldo);
+      if (r4 < rows) block_8b_rows(in + r4 * ldi + j * 8, ldi, out + j * ldo + r4 * 8, ldo, rows - r4);
+    }
   }
   if (c4 < cols) {
     for (i64 i = 0; i < r4; i += 4) block_8b_cols(in + i * ldi + c4 * 8, ldi, out + c4 * ldo + i * 8, ldo, cols - c4);
@@ -308,8 +448,39 @@ inline void block_2b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
   }
 }
 
+// 8 rows x 16 columns: two 8x8 blocks side by side, one per 128-bit lane (three in-lane epi16
+// unpack rounds), for tiles walked along their rows: the 8 rows' lines stay within the 8 ways of
+// their L1 set whatever the stride, so each line is read once, straight from the input (16-row
+// blocks need the local copy of lines_16x64 at 1 KiB-multiple strides; without that copy this is
+// as fast, 63-66% vs 61-64% of memcpy at 16384^2 f16). The same shuffles per byte as block_2b.
+inline void block_2b_8rows(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
+  __m256i x[8], y[8];
+  for (int k = 0; k < 8; ++k) x[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + k * ldi));
+  for (int round = 0; round < 3; ++round) {
+    for (int k = 0; k < 4; ++k) {
+      y[2 * k] = _mm256_unpacklo_epi16(x[k], x[k + 4]);
+      y[2 * k + 1] = _mm256_unpackhi_epi16(x[k], x[k + 4]);
+    }
+    for (int k = 0; k < 8; ++k) x[k] = y[k];
+  }
+  for (int k = 0; k < 8; ++k) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + k * ldo), _mm256_castsi256_si128(x[k]));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + (8 + k) * ldo), _mm256_extracti128_si256(x[k], 1));
+  }
+}
+
 void tile_2b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
-  const i64 r16 = rows & ~i64{15}, c16 = cols & ~i64{15};
+  if (narrow_tile_small<2>(in, ldi, out, ldo, rows, cols)) return;
+  const i64 c16 = cols & ~i64{15};
+  if (rows_first(cols * 2)) {
+    const i64 r8 = rows & ~i64{7};
+    for (i64 i = 0; i < r8; i += 8)
+      for (i64 j = 0; j < c16; j += 16) block_2b_8rows(in + i * ldi + j * 2, ldi, out + j * ldo + i * 2, ldo);
+    scalar_edge<2>(in + r8 * ldi, ldi, out + r8 * 2, ldo, rows - r8, c16);
+    scalar_edge<2>(in + c16 * 2, ldi, out + c16 * ldo, ldo, rows, cols - c16);
+    return;
+  }
+  const i64 r16 = rows & ~i64{15};
   i64 c32 = 0;
   if (ldi % 1024 == 0) {  // as tile_1b: whole lines through a local block, two 16x16 blocks each
     c32 = cols & ~i64{31};
@@ -340,20 +511,50 @@ inline void block_1b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
   for (int k = 0; k < 16; ++k) _mm_storeu_si128(reinterpret_cast<__m128i*>(out + k * ldo), x[k]);
 }
 
+// 16 rows x 32 columns: two 16x16 blocks side by side, one per 128-bit lane, so that each in-lane
+// unpack round does the work of two SSE rounds: 64 unpacks + 16 lane extracts per 512 bytes
+// instead of 128 unpacks. (At 16384^2 i8 on the 2-core machine this changed nothing measurable,
+// 19.5-19.8 vs 18.7-22 GB/s: there the input's memory latency bounds it, see docs/cpu.md; fewer
+// shuffles matter where the input is in cache.)
+inline void block_1b_x2(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
+  __m256i x[16], y[16];
+  for (int k = 0; k < 16; ++k) x[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + k * ldi));
+  for (int round = 0; round < 4; ++round) {
+    for (int k = 0; k < 8; ++k) {
+      y[2 * k] = _mm256_unpacklo_epi8(x[k], x[k + 8]);
+      y[2 * k + 1] = _mm256_unpackhi_epi8(x[k], x[k + 8]);
+    }
+    for (int k = 0; k < 16; ++k) x[k] = y[k];
+  }
+  for (int k = 0; k < 16; ++k) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + k * ldo), _mm256_castsi256_si128(x[k]));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + (16 + k) * ldo), _mm256_extracti128_si256(x[k], 1));
+  }
+}
+
+// Long rows and 1 KiB-multiple strides are walked along each group of 16 input rows (rows_first).
 void tile_1b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
+  if (narrow_tile_small<1>(in, ldi, out, ldo, rows, cols)) return;
   const i64 r16 = rows & ~i64{15}, c16 = cols & ~i64{15};
-  i64 c64 = 0;
-  if (ldi % 1024 == 0) {
-    c64 = cols & ~i64{63};
-    alignas(64) std::byte stage[16 * 64];
-    for (i64 i = 0; i < r16; i += 16)
+  // Input rows a multiple of 1 KiB apart share L1 sets: whole lines go through a local block first.
+  const i64 c64 = ldi % 1024 == 0 ? cols & ~i64{63} : 0;
+  alignas(64) std::byte stage[16 * 64];
+  const i64 c32 = c64 + ((cols - c64) & ~i64{31});
+  if (c64 > 0 || rows_first(cols)) {
+    for (i64 i = 0; i < r16; i += 16) {
       for (i64 j = 0; j < c64; j += 64) {
         lines_16x64(in + i * ldi + j, ldi, stage);
-        for (int q = 0; q < 4; ++q) block_1b(stage + 16 * q, 64, out + (j + 16 * q) * ldo + i, ldo);
+        for (int q = 0; q < 2; ++q) block_1b_x2(stage + 32 * q, 64, out + (j + 32 * q) * ldo + i, ldo);
       }
+      for (i64 j = c64; j < c32; j += 32) block_1b_x2(in + i * ldi + j, ldi, out + j * ldo + i, ldo);
+      if (c32 < c16) block_1b(in + i * ldi + c32, ldi, out + c32 * ldo + i, ldo);
+    }
+  } else {
+    for (i64 j = 0; j < c32; j += 32)
+      for (i64 i = 0; i < r16; i += 16) block_1b_x2(in + i * ldi + j, ldi, out + j * ldo + i, ldo);
+    if (c32 < c16)
+      for (i64 i = 0; i < r16; i += 16) block_1b(in + i * ldi + c32, ldi, out + c32 * ldo + i, ldo);
   }
-  for (i64 j = c64; j < c16; j += 16)
-    for (i64 i = 0; i < r16; i += 16) block_1b(in + i * ldi + j, ldi, out + j * ldo + i, ldo);
   scalar_edge<1>(in + r16 * ldi, ldi, out + r16, ldo, rows - r16, c16);
   scalar_edge<1>(in + c16, ldi, out + c16 * ldo, ldo, rows, cols - c16);
 }

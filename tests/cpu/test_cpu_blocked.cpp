@@ -172,6 +172,64 @@ TEST(CpuBlockedKernels, TilesMatchDefinitionAndStayInside) {
   }
 }
 
+// Tiles with input rows of >= 1 KiB (kRowsFirstBytes) are walked along their rows first, with
+// the 16x32 byte and 8x16 two-byte blocks; with and without 1 KiB-multiple input strides (the
+// local line copy of the byte kernel), and ragged edges on both sides.
+TEST(CpuBlockedKernels, LongRowTiles) {
+  std::mt19937_64 rng(11);
+  for (const auto* kt : kernel_tables()) {
+    for (int ei = 0; ei < 5; ++ei) {
+      const i64 e = i64{1} << ei;
+      for (int trial = 0; trial < 12; ++trial) {
+        const i64 rows = 1 + static_cast<i64>(rng() % 70);
+        const i64 cols = (xpose::detail::cpu::kRowsFirstBytes + static_cast<i64>(rng() % 700)) / e + (trial % 3);
+        const i64 ldi = trial % 2 ? (cols * e + 1023) / 1024 * 1024 + (trial % 4 == 1 ? 1024 : 0)
+                                  : cols * e + static_cast<i64>(rng() % 3) * e;
+        const i64 ldo = (rows + static_cast<i64>(rng() % 5)) * e;
+        std::vector<unsigned char> in(static_cast<std::size_t>(rows * ldi)),
+            out(static_cast<std::size_t>(cols * ldo + 2 * kGuard), xpose::test::kPoison), want = out;
+        xpose::test::fill_random(in.data(), in.size(), static_cast<std::uint64_t>(trial + 100 * ei));
+        for (i64 i = 0; i < rows; ++i)
+          for (i64 j = 0; j < cols; ++j)
+            std::memcpy(&want[static_cast<std::size_t>(kGuard + j * ldo + i * e)],
+                        &in[static_cast<std::size_t>(i * ldi + j * e)], static_cast<std::size_t>(e));
+        kt->tile[ei](reinterpret_cast<const std::byte*>(in.data()), ldi,
+                     reinterpret_cast<std::byte*>(out.data() + kGuard), ldo, rows, cols);
+        ASSERT_EQ(xpose::test::first_difference(out.data(), want.data(), out.size()), -1)
+            << kt->isa << " " << e << "-byte long-row tile " << rows << "x" << cols << " ldi " << ldi << " ldo " << ldo;
+      }
+    }
+  }
+}
+
+// Narrow tiles packed on the short side (the permute-and-blend / pshufb kernels): every short side
+// 1..15, both directions, long sides around the vector widths, every element size.
+TEST(CpuBlockedKernels, NarrowPackedTiles) {
+  for (const auto* kt : kernel_tables()) {
+    for (int ei = 0; ei < 5; ++ei) {
+      const i64 e = i64{1} << ei;
+      for (i64 n = 1; n < 16; ++n)
+        for (i64 m : {1, 7, 8, 15, 16, 17, 31, 32, 33, 47, 64, 100}) {
+          for (int dir = 0; dir < 2; ++dir) {
+            const i64 rows = dir ? m : n, cols = dir ? n : m;
+            const i64 ldi = dir ? cols * e : (cols + 3) * e, ldo = dir ? (rows + 5) * e : rows * e;
+            std::vector<unsigned char> in(static_cast<std::size_t>(rows * ldi)),
+                out(static_cast<std::size_t>(cols * ldo + 2 * kGuard), xpose::test::kPoison), want = out;
+            xpose::test::fill_random(in.data(), in.size(), static_cast<std::uint64_t>(n * 1000 + m));
+            for (i64 i = 0; i < rows; ++i)
+              for (i64 j = 0; j < cols; ++j)
+                std::memcpy(&want[static_cast<std::size_t>(kGuard + j * ldo + i * e)],
+                            &in[static_cast<std::size_t>(i * ldi + j * e)], static_cast<std::size_t>(e));
+            kt->tile[ei](reinterpret_cast<const std::byte*>(in.data()), ldi,
+                         reinterpret_cast<std::byte*>(out.data() + kGuard), ldo, rows, cols);
+            ASSERT_EQ(xpose::test::first_difference(out.data(), want.data(), out.size()), -1)
+                << kt->isa << " " << e << "-byte narrow tile " << rows << "x" << cols << " ldi " << ldi << " ldo " << ldo;
+          }
+        }
+    }
+  }
+}
+
 // ------------------------------------------------------------------------------------------------
 // The loop nest.
 
@@ -322,8 +380,27 @@ TEST(CpuBlocked, LargeStreamingOutputs) {
   cases.push_back({tdesc(1030, 1029, 16), 16, 0});
   cases.push_back({tdesc(3, 1500000, 4), 4, 0});  // narrow: the tile's output rows are one contiguous run
   cases.push_back({tdesc(1500000, 3, 4), 0, 0});
+  // Narrow bytes with whole-line output rows: tiles of a budget / 3 elements end mid-line unless
+  // rounded to lines (40,000,000 x 3 i8 came out wrong).
+  cases.push_back({tdesc(2000000, 3, 1), 0, 0});
+  cases.push_back({tdesc(1000000, 5, 1), 16, 1});
+  cases.push_back({tdesc(1048576, 5, 1), 0, 0});
+  cases.push_back({tdesc(1000000, 3, 2), 0, 0});
+  // Large tiles with ragged macro blocks (kMacroBytes) and tile edges on both sides, 1 KiB-multiple
+  // input strides for bytes and halves, handed out in chunks to 3 threads below.
+  cases.push_back({tdesc(3001, 1500, 4), 0, 0});
+  cases.push_back({tdesc(1100, 1700, 8), 8, 8});
+  cases.push_back({tdesc(2500, 2100, 1), 0, 0});
+  transpose_desc bytes_aliased = tdesc(2500, 2000, 1);
+  bytes_aliased.ld_in = 4096;
+  cases.push_back({bytes_aliased, 16, 0});
+  transpose_desc halves_aliased = tdesc(2100, 1500, 2);
+  halves_aliased.ld_in = 2048;
+  cases.push_back({halves_aliased, 0, 2});
   for (const auto& c : cases) {
     std::string summary;
+    ASSERT_EQ(check_transpose(c.d, 3, c.out_offset, c.in_offset), "")
+        << c.d.rows << "x" << c.d.cols << " " << c.d.elem_bytes << "B +" << c.out_offset << " 3 threads";
     ASSERT_EQ(check_transpose(c.d, 2, c.out_offset, c.in_offset, &summary), "")
         << c.d.rows << "x" << c.d.cols << " " << c.d.elem_bytes << "B +" << c.out_offset;
     if (xpose::detail::cpu::active_kernels().stream_copy) {
