@@ -114,6 +114,8 @@ TEST(Cli, PlanPrintsOneLine) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("transpose-nd"), std::string::npos) << r.out;
   expect_one_line_error({"plan", "--extents", "2,3", "--perm", "0,2", "--device", "cpu"}, "outside");
+  expect_one_line_error({"plan", "--shape", "10x10", "--device", "cpu", "--variant", "warp"}, "warp");
+#ifdef XPOSE_HAS_CUDA  // a build without the GPU backend has no GPU variants to plan
   // GPU plans work without a GPU too (for an H200 description, said on stderr): the choice of a
   // narrow shape is the narrow kernel, of a large f32 matrix fast_tile, of a 1-byte one reg_tile.
   r = run_cli({"plan", "--shape", "4x40000000", "--dtype", "f32"});
@@ -125,7 +127,11 @@ TEST(Cli, PlanPrintsOneLine) {
   EXPECT_EQ(r.out.rfind("reg_tile on gpu", 0), 0u) << r.out;
   r = run_cli({"plan", "--shape", "10007x9973", "--dtype", "f32"});
   EXPECT_EQ(r.out.rfind("tiled on gpu", 0), 0u) << r.out;
-  expect_one_line_error({"plan", "--shape", "10x10", "--device", "cpu", "--variant", "warp"}, "warp");
+  // A permutation with short dims: packed boxes, and the box in the summary.
+  r = run_cli({"plan", "--extents", "16,16,16,16,16,64", "--perm", "5,4,3,2,1,0", "--dtype", "f32"});
+  EXPECT_EQ(r.out.rfind("permute_packed on gpu", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("box "), std::string::npos) << r.out;
+#endif
 }
 
 }  // namespace

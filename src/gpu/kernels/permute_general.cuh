@@ -2,9 +2,10 @@
 //
 // Each thread decomposes its output index over the output dims (last fastest), so consecutive
 // threads write consecutive output elements (coalesced writes) and read through the input strides.
-// This is the correctness backstop for the classes no tiled kernel covers yet (row copies with
-// permuted outer dims, full reversals, general permutations); it makes no attempt at copy speed.
-// 32-bit index arithmetic when the tensor has fewer than 2^31 elements (divisions dominate).
+// `auto` runs it for row copies with rows of 512 bytes or more, moved as 16-byte words (faster than
+// permute_packed's boxes there, see auto_candidates), and for permutations beyond permute_packed's
+// 32-bit tile offsets. 32-bit index arithmetic when the tensor has fewer than 2^31 elements
+// (divisions dominate).
 //
 // Launch: block (256), grid (min(ceil(count / 256), 32 * SMs)), grid-stride loop.
 #pragma once
