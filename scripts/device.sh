@@ -37,7 +37,9 @@ run() {  # run a command, log it, remember failure
 
 {
   section "machine"
-  echo "commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown) $(git -C "$root" status --porcelain 2>/dev/null | wc -l) uncommitted"
+  # The device tool's copy of the tree can carry a stale .git: pass XPOSE_COMMIT=<hash> in the
+  # command to record the commit that was sent.
+  echo "commit ${XPOSE_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown) (read from the copied .git)}"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv 2>&1
   nvcc --version | tail -2
   cmake --version | head -1
