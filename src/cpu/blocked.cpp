@@ -90,6 +90,14 @@ constexpr i64 kInStageBytes = 160 << 10;
 // read-for-ownership of every output line. f32 transposes, streaming vs not, % of memcpy: 512^2
 // (1 MiB, in L2/L3) 28 vs 48, 724^2 (2 MiB) 62 vs 63, 1024^2 (4 MiB) 36 vs 22, 2048^2 63 vs 41.
 constexpr i64 kStreamMinBytes = 4 << 20;
+// ... but chained tiles (make_nest) whose output rows are not whole lines are streamed only from
+// this size up. Interleaved runs, % of memcpy, direct vs streaming stores: tiles of 6-7 KiB lost
+// with streaming ([31,23,14,4,15,11,10] perm 3,1,6,0,4,5,2: 68-73 vs 40-45, 280 B rows x 10;
+// [11,21,10,4,12,13,23,2] perm 4,3,6,2,0,1,5,7: 52-58 vs 40-45; [102,15,13,9,2,11,17] perm
+// 6,2,0,3,4,5,1: 48-54 vs 35-48), tiles of 38-47 KiB won ([6,7,19,17,3,14,21,5] perm
+// 7,6,0,4,3,2,5,1: 20-22 vs 47-48; [23,201,168,85] reversal 25-35 vs 31-41); the threshold lies
+// between the two groups.
+constexpr i64 kChainStreamMinTile = 16 << 10;
 // Tiles are visited in macro blocks (macro_order) of this many bytes along each axis, one page of
 // every input and every output row they touch, and at most kMacroMaxRows elements a side, so that
 // the pages of a block (<= 2048) stay within the 3072-entry L2 TLB while the block is worked on:
@@ -183,11 +191,14 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   const i64 grow = std::min(budget, kShortSideTileBytes);
   if (s.tj == nj) s.ti = std::min(ni, std::max(s.ti, grow / (nj * e)));
   if (s.ti == ni) s.tj = std::min(nj, std::max(s.tj, grow / (ni * e)));
-  // Chains are taken whole; the other axis fills the budget.
+  // Chains are taken whole; the other axis fills the budget, for an i chain at least the chain
+  // tile cap (kMaxChainTileBytes, 64 KiB): with the 16 KiB budget of the few-rows rule the
+  // [16,16,16,16,16,64] reversal read 256 input rows of 64 B per tile, 29-34% of memcpy vs 54-62%
+  // with 256 B rows (interleaved runs, docs/cpu.md "Third round").
   const i64 K = n.i_chain_count(), JP = n.j_chain_count();
   if (n.i_chain_rank) {
     s.ti = ni;
-    s.tj = std::min(nj, std::max<i64>(1, budget / (K * ni * e)));
+    s.tj = std::min(nj, std::max<i64>(1, std::max(budget, kMaxChainTileBytes) / (K * ni * e)));
   }
   if (n.j_chain_rank) {
     s.tj = nj;
@@ -205,6 +216,11 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   const bool contiguous_rows = s.ti == ni && n.j.out_stride == row_bytes;
   s.stream = kt.stream_copy && out_bytes >= kStreamMinBytes && n.i.out_stride == e &&
              (row_bytes >= 64 || contiguous_rows);
+  // Small chained tiles whose output rows are not whole lines: each row's partial lines take
+  // ordinary stores beside the streamed ones (see run_tiles), which costs more than streaming saves.
+  if ((n.i_chain_rank || n.j_chain_rank) && !contiguous_rows && (row_bytes | n.j.out_stride) % 64 != 0 &&
+      row_bytes * s.tj * JP < kChainStreamMinTile)
+    s.stream = false;
   if (s.stream) {  // the staging buffer's rows: whole lines, plus one more line (run_tiles' `ext`)
     const i64 row = contiguous_rows ? row_bytes : round_up(row_bytes + 64, 64);
     if (n.j_chain_rank)
@@ -308,9 +324,11 @@ void chain_offsets(const std::array<loop_dim, kMaxRank>& c, int rank, i64 idx, i
 // (output columns) and of the j chain (output rows). With a staging buffer (`buf`) its output
 // rows, (i chain x ti) elements each and contiguous in the output, are streamed; the kernel covers
 // the whole j chain in one call, the input being contiguous along it.
+// K and JP are the chains' counts for this tile: less than the full ones for the last block of a
+// chain link split with a remainder (blocked_nest::i_split, j_split).
 void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runner& tile, std::byte* buf, i64 ldb,
-                  const std::byte* src, std::byte* dst, i64 ti, i64 tj) {
-  const i64 e = n.elem, K = n.i_chain_count(), JP = n.j_chain_count();
+                  const std::byte* src, std::byte* dst, i64 ti, i64 tj, i64 K, i64 JP) {
+  const i64 e = n.elem;
   i64 ki, ko, ji, jo;
   if (!buf) {
     for (i64 k = 0; k < K; ++k) {
@@ -341,6 +359,15 @@ void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runn
       for (i64 j = 0; j < tj; ++j) kt.stream_copy(d + j * n.j.out_stride, b + j * ldb, static_cast<std::size_t>(len));
     }
   }
+}
+
+// The count of a chain at the odometer's position: all of it, except in the last block of a link
+// split with a remainder (extent N into blocks of f: the block at index b holds min(f, N - b f)).
+i64 split_count(const std::array<loop_dim, kMaxRank>& chain, int rank, int split, i64 extent, i64 count,
+                const odometer& cur) {
+  if (split < 0) return count;
+  const i64 f = chain[rank - 1].extent;
+  return count / f * std::min(f, extent - cur.idx[split] * f);
 }
 
 // The order of the nti x ntj tiles of one outer index: macro blocks of mi x mj tiles, row-major,
@@ -444,7 +471,9 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         const std::byte* src = in + cur.in + i0 * n.i.in_stride + j0 * n.j.in_stride;
         std::byte* dst = out + cur.out + i0 * n.i.out_stride + j0 * n.j.out_stride;
         if (chained) {
-          chained_tile(n, kt, tile, mode == store_mode::kLines ? buf : nullptr, ldb, src, dst, i1 - i0, j1 - j0);
+          chained_tile(n, kt, tile, mode == store_mode::kLines ? buf : nullptr, ldb, src, dst, i1 - i0, j1 - j0,
+                       split_count(n.i_chain, n.i_chain_rank, n.i_split, n.i_split_extent, K, cur),
+                       split_count(n.j_chain, n.j_chain_rank, n.j_split, n.j_split_extent, n.j_chain_count(), cur));
         } else if (mode == store_mode::kDirect || !buf) {
           tile(src, dst, n.i.out_stride, n.j.out_stride, i1 - i0, j1 - j0);
         } else if (mode == store_mode::kContiguous) {
@@ -584,24 +613,61 @@ blocked_nest make_nest(const problem& p) {
   // only when both axes are short (with one long side, the narrow tiles of choose_tiles, long on
   // that side, did better: 53% vs 43% of memcpy on [543,20,11,11,17,3] perm (2,4,3,1,5,0)).
   const bool both_short = n.i.extent * n.elem < kChainOutBytes && n.j.extent * n.elem < kChainInBytes;
+  // A dim continuing the axis but too long to take whole (past kMaxChainBytes or the tile cap) is
+  // split into blocks of f: the block is the chain's last link, the blocks' index (ceil(N / f) of
+  // them, strides x f) an outer loop, and the last block is clipped when f does not divide N
+  // (blocked_nest::i_split, run_tiles). The reversal [23,201,168,85] then moves 276 B output rows
+  // (23 x 3) and 680 B input rows (85 x 2) instead of 92 B and 340 B ones, 17-25% -> 31-45% of
+  // memcpy; [32,32,32,32,64] reversal 19-25% -> 48-53%; with clipped blocks (prime extents) too,
+  // [379,23,10,12,8,4,2] perm 5,1,3,2,0,4,6 15-16% -> 37-39% (interleaved runs, docs/cpu.md
+  // "Third round"). f is the smallest block that reaches the chain's target: the tile stays small.
+  i64 i_split_stride = 0, j_split_stride = 0;  // output strides of the outer parts of split links
+  auto fits = [&](i64 bytes, i64 f, i64 other) {
+    return bytes * f <= kMaxChainBytes && bytes * f * other <= kMaxChainTileBytes;
+  };
   auto grow = [&](std::array<loop_dim, kMaxRank>& chain, int& rank, i64 loop_dim::*stride, i64 bytes, i64 target,
-                  i64 other) {
+                  i64 other, i64& split_extent, i64& split_stride) {
     while (both_short && bytes < target) {
       int k = 0;
       while (k < r && d[k].*stride != bytes) ++k;
-      if (k == r || bytes * d[k].extent > kMaxChainBytes || bytes * d[k].extent * other > kMaxChainTileBytes) break;
-      bytes *= d[k].extent;
-      chain[rank++] = take(k);
+      // (The blocks' index of a split i link stays an outer loop: its last block may be clipped.)
+      if (k == r || (i_split_stride && d[k].out_stride == i_split_stride)) break;
+      if (fits(bytes, d[k].extent, other)) {
+        bytes *= d[k].extent;
+        chain[rank++] = take(k);
+        continue;
+      }
+      // The smallest block that reaches the target, else the largest that fits.
+      i64 f = 1;
+      while (f + 1 < d[k].extent && fits(bytes, f + 1, other) && bytes * f < target) ++f;
+      if (f > 1) {
+        chain[rank++] = {f, d[k].in_stride, d[k].out_stride};
+        split_extent = d[k].extent;
+        split_stride = d[k].out_stride * f;
+        d[k] = {ceil_div(d[k].extent, f), d[k].in_stride * f, d[k].out_stride * f};
+        bytes *= f;
+      }
+      break;
     }
     return bytes;
   };
   const i64 i_bytes = grow(n.i_chain, n.i_chain_rank, &loop_dim::out_stride, n.i.extent * n.elem, kChainOutBytes,
-                           std::min(n.j.extent, std::max<i64>(1, kChainInBytes / n.elem)));
+                           std::min(n.j.extent, std::max<i64>(1, kChainInBytes / n.elem)), n.i_split_extent,
+                           i_split_stride);
   grow(n.j_chain, n.j_chain_rank, &loop_dim::in_stride, n.j.extent * n.elem, kChainInBytes,
-       n.i_chain_rank ? i_bytes / n.elem : std::min(n.i.extent, std::max<i64>(1, kChainOutBytes / n.elem)));
+       n.i_chain_rank ? i_bytes / n.elem : std::min(n.i.extent, std::max<i64>(1, kChainOutBytes / n.elem)),
+       n.j_split_extent, j_split_stride);
   // Innermost outer loop = smallest input stride: consecutive tiles read neighbouring lines (and
   // pages) of the input, which the hardware prefetchers follow; the output side is streamed.
   finish_outer([](const loop_dim& x, const loop_dim& y) { return x.in_stride > y.in_stride; });
+  // Find the outer parts of split links again (output strides are unique: outputs never overlap);
+  // a split without remainder needs no clipping.
+  const bool i_clip = i_split_stride && n.i_split_extent % n.i_chain[n.i_chain_rank - 1].extent;
+  const bool j_clip = j_split_stride && n.j_split_extent % n.j_chain[n.j_chain_rank - 1].extent;
+  for (int k = 0; k < n.outer_rank; ++k) {
+    if (i_clip && n.outer[k].out_stride == i_split_stride) n.i_split = k;
+    if (j_clip && n.outer[k].out_stride == j_split_stride) n.j_split = k;
+  }
   return n;
 }
 

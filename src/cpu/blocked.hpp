@@ -12,7 +12,9 @@
 //           When i or j is short, the tile goes on along the dims that continue it contiguously:
 //           the i chain continues i in the output (out_stride = the bytes covered so far), the j
 //           chain continues j in the input. A tile then covers the whole chain, so its output rows
-//           (or input rows) stay long on high-rank permutations of small extents.
+//           (or input rows) stay long on high-rank permutations of small extents. A dim too long
+//           to join a chain whole is split into blocks: the block ends the chain, the blocks'
+//           index (strides x block) stays an outer loop, the last block clipped if need be.
 // All strides here are in bytes.
 #pragma once
 
@@ -52,6 +54,11 @@ struct blocked_nest {
   std::array<loop_dim, kMaxRank> outer{};  // iteration order, slowest first
   int i_chain_rank = 0, j_chain_rank = 0;
   std::array<loop_dim, kMaxRank> i_chain{}, j_chain{};  // innermost first
+  // A chain's last link may be a block of a longer dim (extent *_split_extent) whose blocks are
+  // the outer dim outer[*_split]; when the blocks do not divide the extent, the last one is
+  // clipped. -1: no clipping needed.
+  int i_split = -1, j_split = -1;
+  std::int64_t i_split_extent = 0, j_split_extent = 0;
 
   std::int64_t outer_count() const;
   std::int64_t i_chain_count() const;  // elements of the i chain (1 when empty)

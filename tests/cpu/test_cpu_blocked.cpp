@@ -312,6 +312,44 @@ TEST(CpuBlockedNest, ShortAxesGrowChains) {
   EXPECT_EQ(c.i_chain_rank + c.j_chain_rank, 0);
 }
 
+// A dim continuing a short axis but too long to take whole is split into blocks: the block ends
+// the chain, the blocks' index stays an outer loop with the stride scaled.
+TEST(CpuBlockedNest, LongChainDimsAreSplitIntoBlocks) {
+  namespace c = xpose::detail::cpu;
+  const auto a = c::make_nest(normalized(pdesc({23, 201, 168, 85}, {3, 2, 1, 0}, 4)));
+  ASSERT_EQ(a.k, c::blocked_nest::kind::kTiles);
+  EXPECT_EQ(a.i.extent, 23);
+  EXPECT_EQ(a.j.extent, 85);
+  ASSERT_EQ(a.i_chain_rank, 1);
+  EXPECT_EQ(a.i_chain[0].extent, 3);  // 92 B -> 276 B, the first block reaching 256 B
+  EXPECT_EQ(a.i_chain[0].out_stride, 23 * 4);
+  ASSERT_EQ(a.j_chain_rank, 1);
+  EXPECT_EQ(a.j_chain[0].extent, 2);  // 340 B -> 680 B: 3 or 4 would pass the 64 KiB tile cap
+  EXPECT_EQ(a.j_chain[0].in_stride, 85 * 4);
+  ASSERT_EQ(a.outer_rank, 2);
+  EXPECT_EQ(a.outer_count(), 67 * 84);
+  for (int k = 0; k < a.outer_rank; ++k) {  // the outer parts step over the inner ones
+    if (a.outer[k].extent == 67) EXPECT_EQ(a.outer[k].out_stride, 23 * 3 * 4);
+    if (a.outer[k].extent == 84) EXPECT_EQ(a.outer[k].in_stride, 85 * 2 * 4);
+  }
+  EXPECT_EQ(a.i_split, -1);  // 3 | 201 and 2 | 168: no block to clip
+  EXPECT_EQ(a.j_split, -1);
+  // Extents the blocks do not divide: the outer dims have ceil(N / f) blocks, the last one clipped.
+  const auto b = c::make_nest(normalized(pdesc({23, 199, 167, 85}, {3, 2, 1, 0}, 4)));
+  ASSERT_EQ(b.i_chain_rank, 1);
+  ASSERT_EQ(b.j_chain_rank, 1);
+  EXPECT_EQ(b.i_chain[0].extent, 3);
+  EXPECT_EQ(b.j_chain[0].extent, 2);
+  ASSERT_GE(b.i_split, 0);
+  ASSERT_GE(b.j_split, 0);
+  EXPECT_EQ(b.i_split_extent, 199);
+  EXPECT_EQ(b.j_split_extent, 167);
+  EXPECT_EQ(b.outer[b.i_split].extent, 67);  // ceil(199 / 3)
+  EXPECT_EQ(b.outer[b.i_split].out_stride, 23 * 3 * 4);
+  EXPECT_EQ(b.outer[b.j_split].extent, 84);  // ceil(167 / 2)
+  EXPECT_EQ(b.outer[b.j_split].in_stride, 85 * 2 * 4);
+}
+
 // ------------------------------------------------------------------------------------------------
 // 2-D transposes.
 
@@ -461,6 +499,96 @@ TEST(CpuBlocked, RandomPermutations) {
     ASSERT_EQ(check_permute(d, threads), "")
         << "trial " << trial << " extents [" << ext << "] perm [" << perm << "] " << eb << "B layout " << layout;
   }
+}
+
+// Shapes whose chains end in a split dim (see LongChainDimsAreSplitIntoBlocks), dense and padded,
+// every element size and 1-3 threads; the large ones stream through the staging buffer.
+TEST(CpuBlocked, SplitChainDims) {
+  const struct {
+    std::vector<i64> extents;
+    std::vector<int> perm;
+  } cases[] = {
+      {{6, 600, 10, 12}, {3, 2, 1, 0}},          // i chain split (600 = 20 x 30 for f32)
+      {{7, 36, 30, 9}, {3, 2, 1, 0}},
+      {{5, 4, 90, 3, 2}, {4, 3, 2, 1, 0}},
+      {{9, 2, 110, 7, 60}, {0, 4, 3, 2, 1}},   // j chain split, batch dim outside
+      {{3, 8, 5, 7, 6, 128, 11}, {6, 2, 1, 5, 0, 4, 3}},
+      {{6, 601, 10, 12}, {3, 2, 1, 0}},          // prime extents: the last block clipped
+      {{7, 37, 31, 9}, {3, 2, 1, 0}},
+      {{5, 4, 89, 3, 2}, {4, 3, 2, 1, 0}},
+      {{9, 2, 113, 7, 61}, {0, 4, 3, 2, 1}},
+      {{3, 8, 5, 7, 6, 127, 11}, {6, 2, 1, 5, 0, 4, 3}},
+      {{23, 4, 7, 3, 41, 2}, {5, 1, 3, 4, 0, 2}},
+  };
+  for (const auto& c : cases)
+    for (int eb : kElemSizes)
+      for (int threads : {1, 2, 3})
+        for (bool padded : {false, true}) {
+          permute_desc d = pdesc(c.extents, c.perm, eb);
+          if (padded) {  // input rows one element longer than the extent, so no chain is contiguous past it
+            std::vector<i64> s(c.extents.size());
+            i64 acc = 1;
+            for (int k = static_cast<int>(s.size()) - 1; k >= 0; --k) {
+              s[static_cast<std::size_t>(k)] = acc;
+              acc *= c.extents[static_cast<std::size_t>(k)] + (k == static_cast<int>(s.size()) - 2 ? 1 : 0);
+            }
+            d.in_strides = s;
+          }
+          ASSERT_EQ(check_permute(d, threads), "") << c.extents.size() << "-d case, " << eb << "B, " << threads
+                                                   << " threads, padded " << padded;
+        }
+  const struct {
+    std::vector<i64> extents;
+    std::vector<int> perm;
+  } large[] = {
+      {{6, 201, 168, 36}, {3, 2, 1, 0}},  // 29 MiB of f32, split on both sides
+      {{6, 199, 167, 37}, {3, 2, 1, 0}},  // the same with clipped blocks
+      {{379, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}},
+      {{8, 16, 16, 16, 64}, {4, 3, 2, 1, 0}},  // i chain, tiles grown past 16 KiB to the 64 KiB cap
+      {{4, 8, 8, 8, 16, 32}, {5, 4, 3, 2, 1, 0}},
+      {{66, 12, 6, 2, 15, 18, 2}, {6, 4, 1, 3, 5, 2, 0}},
+  };
+  for (const auto& c : large) {
+    const permute_desc d = pdesc(c.extents, c.perm, 4);
+    std::string summary;
+    ASSERT_EQ(check_permute(d, 2, &summary), "") << summary;
+    if (xpose::detail::cpu::active_kernels().stream_copy) {
+      EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
+    }
+  }
+}
+
+// Seeded random shapes of small dims and one or two long ones (31-300, often prime), so chains
+// form and their links split, with and without a remainder; every element size, 1-3 threads.
+TEST(CpuBlocked, RandomSplitChains) {
+  std::mt19937_64 rng(11);
+  int split = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const int rank = 3 + trial % 4;
+    const int eb = kElemSizes[(trial / 4) % 5];
+    permute_desc d;
+    d.elem_bytes = eb;
+    i64 count = 1;
+    for (int k = 0; k < rank; ++k) {
+      i64 e = rng() % 3 == 0 ? 31 + static_cast<i64>(rng() % 270) : 2 + static_cast<i64>(rng() % 9);
+      while (count * e > 400000 / eb && e > 2) e = e / 2 + 1;  // at most ~400 KB per side
+      d.extents.push_back(e);
+      count *= e;
+    }
+    d.perm.resize(static_cast<std::size_t>(rank));
+    for (int k = 0; k < rank; ++k) d.perm[static_cast<std::size_t>(k)] = k;
+    std::shuffle(d.perm.begin(), d.perm.end(), rng);
+    const auto n = xpose::detail::cpu::make_nest(normalized(d));
+    split += n.i_split >= 0 || n.j_split >= 0;
+    std::string ext, perm;
+    for (int k = 0; k < rank; ++k) {
+      ext += std::to_string(d.extents[static_cast<std::size_t>(k)]) + " ";
+      perm += std::to_string(d.perm[static_cast<std::size_t>(k)]) + " ";
+    }
+    ASSERT_EQ(check_permute(d, 1 + trial % 3), "")
+        << "trial " << trial << " extents [" << ext << "] perm [" << perm << "] " << eb << "B";
+  }
+  EXPECT_GE(split, 10);  // the clipped blocks were exercised
 }
 
 TEST(CpuBlocked, NamedPermutations) {
