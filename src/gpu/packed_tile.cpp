@@ -2,9 +2,12 @@
 #include "gpu/packed_tile.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <numeric>
 #include <vector>
+
+#include "model/bank_model.hpp"
 
 namespace xpose::detail::gpu {
 
@@ -12,8 +15,8 @@ namespace {
 
 // Grows the box along `order` (dims fastest first on one side) until it covers `target` elements
 // contiguously on that side. A dim already in the box counts with its tile extent; the first dim
-// that would overshoot is cut. Returns the run covered.
-std::int64_t grow_side(const problem& pr, const std::vector<int>& order, std::int64_t target, int elem_bytes,
+// that would overshoot is cut.
+void grow_side(const problem& pr, const std::vector<int>& order, std::int64_t target, int elem_bytes,
                        std::vector<std::int64_t>& t) {
   std::int64_t run = 1;
   const std::int64_t sector = std::max(1, 32 / elem_bytes);  // elements of a 32-byte sector
@@ -34,10 +37,8 @@ std::int64_t grow_side(const problem& pr, const std::vector<int>& order, std::in
     std::int64_t cut = (ext + pieces - 1) / pieces;
     if (run == 1) cut = std::min(ext, (cut + sector - 1) / sector * sector);  // whole 32-byte sectors
     t[d] = std::max(t[d], cut);
-    run *= t[d];
     break;
   }
-  return run;
 }
 
 // Elements a full box covers contiguously on one side: box dims in that side's stride order while
@@ -94,31 +95,29 @@ std::vector<int> sorted_dims(const problem& pr, bool by_input) {
 }  // namespace
 
 std::int64_t packed_wavefronts(const packed_params& p, int elem_bytes) {
-  // Bank model of one shared-memory access per warp: 32 banks of 4 bytes; lanes touching the same
-  // word share it; 8- and 16-byte accesses are split into half- and quarter-warp phases (the
-  // Hopper behaviour modelled in src/model/). Summed over both phases of one full tile: the
-  // stores (slot q at q + q / pad_pitch: a warp straddling a padding element pays for it) and the
-  // output-order loads.
-  const int phase = elem_bytes == 16 ? 8 : elem_bytes == 8 ? 16 : 32;
-  const int words = std::max(1, elem_bytes / 4);
+  // The bank model's hardware rule (model::count_wavefronts, checked against Nsight Compute) over
+  // both phases of one full tile: the stores (slot q at q + q / pad_pitch: a warp straddling a
+  // padding element pays for it) and the output-order loads.
   std::int64_t total = 0;
-  for (int side = 0; side < 2; ++side)
-    for (int w0 = 0; w0 < p.volume; w0 += 32)
-      for (int l0 = w0; l0 < std::min(w0 + 32, p.volume); l0 += phase) {
-        std::vector<std::vector<std::int64_t>> bank(32);
-        for (int q = l0; q < std::min(l0 + phase, p.volume); ++q) {
-          const int index = side == 0 ? packed_smem_index(p, q) : packed_slot_of(p, q).s_out;
-          const std::int64_t byte = static_cast<std::int64_t>(index) * elem_bytes;
-          for (int w = 0; w < words; ++w) {
-            const std::int64_t word = byte / 4 + w;
-            auto& b = bank[word % 32];
-            if (std::find(b.begin(), b.end(), word) == b.end()) b.push_back(word);
-          }
-        }
-        std::size_t worst = 1;
-        for (const auto& b : bank) worst = std::max(worst, b.size());
-        total += static_cast<std::int64_t>(worst);
+  std::array<model::lane_access, model::kWarpSize> lanes;
+  for (const auto op : {model::smem_op::kStore, model::smem_op::kLoad})
+    for (int w0 = 0; w0 < p.volume; w0 += model::kWarpSize) {
+      for (int l = 0; l < model::kWarpSize; ++l) {
+        const int q = w0 + l;
+        model::lane_access& a = lanes[l];
+        a = {};
+        a.lane = l;
+        a.active = q < p.volume;
+        if (!a.active) continue;
+        const int index = op == model::smem_op::kStore ? packed_smem_index(p, q) : packed_slot_of(p, q).s_out;
+        a.byte = static_cast<std::int64_t>(index) * elem_bytes;
+        a.width = elem_bytes;
+        a.first_word = a.byte / model::kBankBytes;
+        a.words = std::max(1, elem_bytes / model::kBankBytes);
+        a.bank = static_cast<int>(a.first_word % model::kBanks);
       }
+      total += model::count_wavefronts(op, elem_bytes, lanes).wavefronts;
+    }
   return total;
 }
 

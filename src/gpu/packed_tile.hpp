@@ -167,7 +167,8 @@ constexpr int packed_max_slots(int elem_bytes) { return elem_bytes <= 2 ? 16 : e
 // Fills *p for a normalised problem; false (with *reason) when the kernel cannot run it: more than
 // 2^31 elements, or offsets inside a tile beyond 32 bits.
 bool packed_plan(const problem& pr, int max_volume, packed_params* p, const char** reason);
-// Shared-memory wavefronts of one full tile (stores and output-order loads) for p's padding.
+// Shared-memory wavefronts of one full tile (stores and output-order loads) for p's padding, by the
+// bank model's hardware rule (model::count_wavefronts).
 std::int64_t packed_wavefronts(const packed_params& p, int elem_bytes);
 
 }  // namespace xpose::detail::gpu

@@ -1,5 +1,6 @@
-// The hardware half of the bank model (count_wavefronts) and the counting over warps and tiles. The
-// kernels' descriptions live in kernels.cpp.
+// The counting over warps and tiles of the bank model. The hardware half (count_wavefronts) is in
+// wavefronts.cpp, built into the library (the planner uses it); the kernels' descriptions live in
+// kernels.cpp.
 #include "model/bank_model.hpp"
 
 #include <algorithm>
@@ -16,101 +17,8 @@ status fail(status s, std::string* why, std::string text) {
   return s;
 }
 
-// Serves `lanes` (active ones only) as one group: each bank delivers one word per wavefront, lanes
-// reading the same word share it (a broadcast for loads; for stores the byte masks of the lanes are
-// merged, which is why 1- and 2-byte stores to neighbouring bytes of a word cost one wavefront: a
-// warp storing 32 consecutive bytes takes 1 wavefront on the H200, not 4).
-lane_group serve_group(std::span<const lane_access> lanes, int lane_begin, int lane_end) {
-  // Distinct words per bank. At most 32 lanes x 4 words, so a flat scan beats a map.
-  std::array<std::vector<std::int64_t>, kBanks> words;
-  for (int l = lane_begin; l < lane_end; ++l) {
-    const lane_access& a = lanes[l];
-    if (!a.active) continue;
-    for (int w = 0; w < a.words; ++w) {
-      const std::int64_t word = a.first_word + w;
-      auto& in_bank = words[static_cast<std::size_t>(word % kBanks)];
-      if (std::find(in_bank.begin(), in_bank.end(), word) == in_bank.end()) in_bank.push_back(word);
-    }
-  }
-  lane_group g{lane_begin, lane_end, 0, -1, {}};
-  for (int b = 0; b < kBanks; ++b) {
-    const auto n = static_cast<int>(words[b].size());
-    if (n > g.wavefronts) {
-      g.wavefronts = n;
-      g.worst_bank = b;
-      g.worst_words = words[b];
-    }
-  }
-  std::sort(g.worst_words.begin(), g.worst_words.end());
-  return g;
-}
-
-bool any_active(std::span<const lane_access> lanes, int begin, int end) {
-  for (int l = begin; l < end; ++l)
-    if (lanes[l].active) return true;
-  return false;
-}
-
-// True when every aligned group of 4 lanes in [begin, end) has at most 2 active lanes.
-bool at_most_two_per_quad(std::span<const lane_access> lanes, int begin, int end) {
-  for (int q = begin; q < end; q += 4) {
-    int n = 0;
-    for (int l = q; l < q + 4 && l < end; ++l) n += lanes[l].active ? 1 : 0;
-    if (n > 2) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
-const char* op_name(smem_op op) { return op == smem_op::kLoad ? "ld" : "st"; }
-
-// How sm_90 serves one warp's request, as measured with Nsight Compute 2025.3 on the H200 (2,256
-// single-warp probes of every width, load and store, lane mask and address pattern, plus about 1,500
-// launches of the seed and tiled kernels; docs/banks.md):
-//
-//   * 1-, 2- and 4-byte accesses: the whole warp is one group. Ideal: 1 wavefront.
-//   * Stores of 8 and 16 bytes: fixed groups of 128 bytes' worth of lanes, half-warps (8 bytes) or
-//     quarter-warps (16 bytes); a group with no active lane costs nothing. Ideal: one wavefront per
-//     group with an active lane, so a full warp's conflict-free STS.64 is 2 wavefronts, 0 conflicts.
-//   * Loads of 8 bytes (the whole warp) and 16 bytes (each half-warp): when every aligned quad of
-//     lanes has at most two active lanes, the lanes fit one 128-byte wavefront's slots and are served
-//     as ONE group (ideal 1), even if they then conflict; otherwise they are split into the same
-//     groups as stores. So four lanes 0, 8, 16, 24 reading 8 bytes 64 bytes apart cost 2 wavefronts
-//     of which ncu counts 1 as a conflict, while lanes 0-3, 8-11, 16-19, 24-27 reading the same rows
-//     cost 2 wavefronts and 0 conflicts.
-//
-// Conflicts = wavefronts - ideal, which is how Nsight Compute's data_bank_conflicts counter came out
-// on every probe. (On busy launches ncu adds wavefronts from collisions with concurrent global
-// traffic in the same L1 data banks; no access pattern explains those, see docs/banks.md.)
-wavefront_count count_wavefronts(smem_op op, int width, std::span<const lane_access> lanes) {
-  wavefront_count c;
-  auto add = [&](int begin, int end) {
-    if (!any_active(lanes, begin, end)) return;
-    lane_group g = serve_group(lanes, begin, end);
-    c.wavefronts += g.wavefronts;
-    c.ideal += 1;
-    c.groups.push_back(std::move(g));
-  };
-  const int n = static_cast<int>(lanes.size());
-  if (width <= kBankBytes) {
-    add(0, n);
-    return c;
-  }
-  // 128 bytes of lanes: 16 lanes of 8 bytes, 8 lanes of 16 bytes.
-  const int group = std::max(1, kWavefrontBytes / width);
-  // Loads are first tried whole: the warp for 8 bytes, each half-warp for 16 bytes.
-  const int unit = op == smem_op::kLoad ? std::min(n, 2 * group) : group;
-  for (int u = 0; u < n; u += unit) {
-    const int u_end = std::min(n, u + unit);
-    if (op == smem_op::kLoad && at_most_two_per_quad(lanes, u, u_end)) {
-      add(u, u_end);
-      continue;
-    }
-    for (int g = u; g < u_end; g += group) add(g, std::min(u_end, g + group));
-  }
-  return c;
-}
 
 // ---- arrays and tiles ----
 
