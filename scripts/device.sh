@@ -10,7 +10,7 @@
 # performance sweep, docs/performance.md), perm (permutation suite), banks (model vs ncu),
 # sass (shared-memory instructions per kernel, from cuobjdump), permall (the suite for every element
 # size), packed (permute_packed against the 2-D kernels on 2-D shapes and batches), memcheck (the whole gpu test
-# binary under memcheck, the 2^31-element cases excluded), packedexp (permute_packed's knobs).
+# binary under memcheck, the 2^31-element cases excluded).
 # On a machine with two GPUs, run tests and benchmarks at once, each on its own GPU:
 #   scripts/device.sh build && { XPOSE_LOG=tests CUDA_VISIBLE_DEVICES=1 scripts/device.sh test &
 #                                CUDA_VISIBLE_DEVICES=0 scripts/device.sh bench perf; wait; }
@@ -84,11 +84,6 @@ for stage in "${stages[@]}"; do
           --variants auto,permute_packed --reps 10
         run "$xpose" bench --shapes 256x384 --batch 4096 --dtype i8,f16,f32,f64,c128 \
           --variants auto,permute_packed --reps 10; } >>"$log" 2>&1 ;;
-    packedexp)
-      { section "permute_packed knobs (scripts/packed_experiment.cu)"
-        run nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -I"$root/src" -I"$root/include" \
-          "$root/scripts/packed_experiment.cu" "$build/src/libxpose.a" -Xcompiler -fopenmp -o "$build/packed_experiment" &&
-          run "$build/packed_experiment"; } >>"$log" 2>&1 ;;
     memcheck)
       { section "compute-sanitizer memcheck (the whole gpu test binary but the 2^31-element cases)"
         run timeout 420 compute-sanitizer --tool memcheck --error-exitcode 1 "$build/tests/test_gpu" \

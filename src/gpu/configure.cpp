@@ -229,21 +229,30 @@ status configure_permute_packed(plan_data& pd, std::string* why) {
     pr.dims[pr.rank - 1].in_stride = pr.dims[pr.rank - 1].out_stride = 1;
     pr.elem_bytes = w;
   }
-  auto p = std::make_shared<packed_params>();
+  auto plans = std::make_shared<packed_plans>();
   const char* reason = "";
-  if (!packed_plan(pr, kPackedThreads * packed_max_slots(w), p.get(), &reason))
+  if (!packed_plan(pr, true, &plans->vec, &reason) || !packed_plan(pr, false, &plans->scalar, &reason))
     return fail(status::kVariantNotApplicable, why, reason);
+  const packed_params& p = plans->vec;
   pd.launch = {};
   pd.launch.block_x = kPackedThreads;
-  pd.launch.grid_x = p->tiles;  // capped at launch to the blocks resident at once
-  pd.launch.smem_bytes = p->smem_elems * w;
+  pd.launch.grid_x = p.tiles;  // capped at launch to the blocks resident at once
+  pd.launch.smem_bytes = p.smem_elems * w;
   pd.launch.chunk = w;
   pd.align_bytes = std::max(pd.align_bytes, w);
-  std::string box;
-  for (int i = 0; i < p->n_box; ++i) box += fmt::format("{}{}", i ? "x" : "", p->t[p->in_order[i]]);
-  pd.launch_note = fmt::format("box {} ({} elements of {} B, runs {}/{} in/out, pad {})", box.empty() ? "1" : box,
-                               p->volume, w, p->run_in, p->run_out, p->pad_pitch);
-  pd.kernel_params = std::move(p);
+  auto describe = [](const packed_params& q) {
+    std::string box;
+    for (int i = 0; i < q.n_box; ++i) box += fmt::format("{}{}", i ? "x" : "", q.t[q.in_order[i]]);
+    const std::string layout = q.pad_pitch   ? fmt::format("pad {} per {}", q.pad_unit, q.pad_pitch)
+                               : q.swz_shift ? fmt::format("swizzle {}-element chunks by bits {}+", q.vin, q.swz_shift)
+                                             : std::string("plain");
+    return fmt::format("box {} ({} elements, runs {}/{} in/out, vectors {}/{}, {})", box.empty() ? "1" : box, q.volume,
+                       q.run_in, q.run_out, q.vin, q.vout, layout);
+  };
+  pd.launch_note = fmt::format("{} B words: {}", w, describe(p));
+  if (p.vin > 1 || p.vout > 1)
+    pd.launch_note += fmt::format("; pointers not aligned to the vectors: {}", describe(plans->scalar));
+  pd.kernel_params = std::move(plans);
   return status::kSuccess;
 }
 

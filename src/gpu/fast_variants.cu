@@ -44,48 +44,62 @@ status run_narrow(const plan_data& pd, const void* in, void* out, CUstream_st* s
 
 namespace {
 
-// permute_packed's compile-time knobs (kernels/permute_packed.cuh), measured by
-// scripts/packed_experiment.cu on the H200 (2026-11-29, docs/results/packed-experiment-2026-11-29.txt),
-// % of copy without / with prefetch, compiler's registers / 4 blocks per SM forced:
+// permute_packed's compile-time knob (kernels/permute_packed.cuh), measured by a harness that
+// compiled the kernel's variants side by side (scripts/packed_experiment.cu at commit 78d163e) on the
+// H200 (2026-11-29, docs/results/packed-experiment-2026-11-29.txt, one element per access), % of copy without / with prefetch, compiler's registers / 4 blocks per SM forced:
 //   16384^2 f32 (box 1024):   45.5 / 29.9, 53.1 / 36.8     16384^2 f64:  74.7 / 52.8, 89.8 / 63.3
 //   100000 x 32x48 f32:       39.0 / 21.2, 55.2 / 31.9     rank-6 reversal f32: 39.8 / 21.2, 50.6 / 31.4
 // Prefetching into registers lost everywhere (the registers it holds cost more occupancy than the
-// overlap gains); forcing 4 blocks per SM won everywhere, as did the smaller boxes (E = 4 over 16).
-inline constexpr bool kPackedPrefetch = false;
+// overlap gains) and was removed; forcing 4 blocks per SM won everywhere, as did the smaller boxes
+// (4 slots per thread over 16, kPackedSlots).
 inline constexpr int kPackedMinBlocks = 4;
 
-template <class T, int E>
+template <class T, int VI, int VO>
 status launch_packed(const packed_params& p, const plan_data& pd, const void* in, void* out, cudaStream_t s,
                      std::string* why) {
-  if constexpr (E > packed_max_slots(sizeof(T))) {  // never planned: no instantiation
-    return status::kVariantNotApplicable;
-  } else {
-    auto kernel = permute_packed_kernel<T, E, kPackedPrefetch, kPackedMinBlocks>;
-    int per_sm = 0;
-    XPOSE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kPackedThreads, pd.launch.smem_bytes),
-                   why);
-    const std::int64_t resident = static_cast<std::int64_t>(per_sm > 0 ? per_sm : 1) * pd.device.sm_count;
-    const unsigned grid = static_cast<unsigned>(p.tiles < resident ? p.tiles : resident);
-    kernel<<<grid, kPackedThreads, pd.launch.smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), p);
-    XPOSE_CUDA_TRY(cudaGetLastError(), why);
-    return status::kSuccess;
+  auto kernel = permute_packed_kernel<T, VI, VO, kPackedMinBlocks>;
+  const int smem_bytes = p.smem_elems * static_cast<int>(sizeof(T));
+  if (smem_bytes > 48 * 1024)
+    XPOSE_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes), why);
+  int per_sm = 0;
+  XPOSE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kPackedThreads, smem_bytes), why);
+  const std::int64_t resident = static_cast<std::int64_t>(per_sm > 0 ? per_sm : 1) * pd.device.sm_count;
+  const unsigned grid = static_cast<unsigned>(p.tiles < resident ? p.tiles : resident);
+  kernel<<<grid, kPackedThreads, smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), p);
+  XPOSE_CUDA_TRY(cudaGetLastError(), why);
+  return status::kSuccess;
+}
+
+// Calls f.template operator()<V>() for the width v (elements) if v * sizeof(T) <= 16 bytes.
+template <class T, class F>
+status with_width(int v, F&& f) {
+  switch (v) {
+    case 1: return f.template operator()<1>();
+    case 2: if constexpr (sizeof(T) <= 8) return f.template operator()<2>(); break;
+    case 4: if constexpr (sizeof(T) <= 4) return f.template operator()<4>(); break;
+    case 8: if constexpr (sizeof(T) <= 2) return f.template operator()<8>(); break;
+    case 16: if constexpr (sizeof(T) == 1) return f.template operator()<16>(); break;
   }
+  return status::kVariantNotApplicable;
 }
 
 }  // namespace
 
 status run_permute_packed(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
-  const auto* p = static_cast<const packed_params*>(pd.kernel_params.get());
-  if (!p) return status::kVariantNotApplicable;  // configure_permute_packed fills it
-  return with_word(pd.launch.chunk, [&]<class T>() -> status {
-    switch (p->slots_per_thread) {
-      case 1: return launch_packed<T, 1>(*p, pd, in, out, s, why);
-      case 2: return launch_packed<T, 2>(*p, pd, in, out, s, why);
-      case 4: return launch_packed<T, 4>(*p, pd, in, out, s, why);
-      case 8: return launch_packed<T, 8>(*p, pd, in, out, s, why);
-      case 16: return launch_packed<T, 16>(*p, pd, in, out, s, why);
-    }
-    return status::kVariantNotApplicable;
+  const auto* plans = static_cast<const packed_plans*>(pd.kernel_params.get());
+  if (!plans) return status::kVariantNotApplicable;  // configure_permute_packed fills it
+  // The vector plan needs each side's pointer aligned to its vectors; the scalar plan runs any
+  // pointer aligned to the element.
+  const int w = pd.launch.chunk;
+  const auto aligned = [](const void* ptr, int bytes) {
+    return reinterpret_cast<std::uintptr_t>(ptr) % static_cast<unsigned>(bytes) == 0;
+  };
+  const packed_params& p =
+      aligned(in, plans->vec.vin * w) && aligned(out, plans->vec.vout * w) ? plans->vec : plans->scalar;
+  return with_word(w, [&]<class T>() -> status {
+    return with_width<T>(p.vin, [&]<int VI>() -> status {
+      return with_width<T>(p.vout, [&]<int VO>() -> status { return launch_packed<T, VI, VO>(p, pd, in, out, s, why); });
+    });
   });
 }
 

@@ -5,6 +5,8 @@
 #include <array>
 #include <cstdlib>
 #include <numeric>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "model/bank_model.hpp"
@@ -15,9 +17,9 @@ namespace {
 
 // Grows the box along `order` (dims fastest first on one side) until it covers `target` elements
 // contiguously on that side. A dim already in the box counts with its tile extent; the first dim
-// that would overshoot is cut.
+// that would overshoot is cut, to a multiple of its quantum (the vector width it carries).
 void grow_side(const problem& pr, const std::vector<int>& order, std::int64_t target, int elem_bytes,
-                       std::vector<std::int64_t>& t) {
+               const std::vector<std::int64_t>& quantum, std::vector<std::int64_t>& t) {
   std::int64_t run = 1;
   const std::int64_t sector = std::max(1, 32 / elem_bytes);  // elements of a 32-byte sector
   for (int d : order) {
@@ -36,9 +38,28 @@ void grow_side(const problem& pr, const std::vector<int>& order, std::int64_t ta
     const std::int64_t pieces = (ext + need - 1) / need;  // balanced pieces: less waste at the edge
     std::int64_t cut = (ext + pieces - 1) / pieces;
     if (run == 1) cut = std::min(ext, (cut + sector - 1) / sector * sector);  // whole 32-byte sectors
+    cut = std::min(ext, (cut + quantum[d] - 1) / quantum[d] * quantum[d]);
     t[d] = std::max(t[d], cut);
     break;
   }
+}
+
+// The widest vector (in elements, a power of two, at most 16 bytes) one side can move: the side's
+// stride-1 dim must have an extent that is a multiple of it and every other stride must be one too,
+// so a vector never straddles a dim and every vector starts aligned. *fast: that stride-1 dim.
+int side_vector(const problem& pr, bool in_side, int* fast) {
+  *fast = kPackedNoDim;
+  for (int k = 0; k < pr.rank; ++k)
+    if ((in_side ? pr.dims[k].in_stride : pr.dims[k].out_stride) == 1) *fast = k;
+  if (*fast == kPackedNoDim) return 1;
+  int v = 16 / pr.elem_bytes;
+  for (; v > 1; v /= 2) {
+    bool ok = pr.dims[*fast].extent % v == 0;
+    for (int k = 0; k < pr.rank && ok; ++k)
+      if (k != *fast) ok = (in_side ? pr.dims[k].in_stride : pr.dims[k].out_stride) % v == 0;
+    if (ok) break;
+  }
+  return v;
 }
 
 // Elements a full box covers contiguously on one side: box dims in that side's stride order while
@@ -55,16 +76,49 @@ std::int64_t side_run(const problem& pr, const std::vector<int>& order, const st
   return run;
 }
 
+// The widest input vector (elements, a power of two, at most 16 bytes) a box allows. The input
+// side stores its vectors to the input-ordered shared array as they are, so a vector may span
+// several dims: it only has to lie inside the box's contiguous input run (dims from stride 1, whole
+// but for the last) and start aligned in every tile, so the run, every stride outside it and, when
+// the run's last dim is cut, that dim's full span must be multiples of it.
+int input_width(const problem& pr, const std::vector<int>& in_order, const std::vector<std::int64_t>& t) {
+  std::vector<bool> in_run(pr.rank, false);
+  std::int64_t run = 1;
+  int last = kPackedNoDim;
+  for (int d : in_order) {
+    if (t[d] == 1) continue;
+    if (pr.dims[d].in_stride != run) break;
+    in_run[d] = true;
+    run *= t[d];
+    last = d;
+    if (t[d] != pr.dims[d].extent) break;
+  }
+  if (last == kPackedNoDim) return 1;
+  for (int v = 16 / pr.elem_bytes; v > 1; v /= 2) {
+    bool ok = run % v == 0;
+    for (int k = 0; k < pr.rank && ok; ++k)
+      if (!in_run[k]) ok = pr.dims[k].in_stride % v == 0;
+    if (ok && t[last] != pr.dims[last].extent) ok = pr.dims[last].extent * pr.dims[last].in_stride % v == 0;
+    if (ok) return v;
+  }
+  return 1;
+}
+
 // Estimated efficiency of a box, from 0 to 1, the product of:
 //   sectors: each side moves runs of `run` elements, each costing its 32-byte sectors plus, on
 //     average, half a sector more for a start that is not sector aligned;
 //   fill: the share of the launched tiles' slots that hold elements (cut dims leave part-empty
 //     tiles at the edge);
-//   slots: the share of the 256 * E slots (E a power of two) that the box uses;
-//   amortisation: volume / (volume + 256), the per-tile cost (origin, two barriers) spread over
-//     the box.
+//   slots: the share of the slots of the threads' slot loops that the box uses (vectors of
+//     `width` elements, the narrower side's);
+//   amortisation: volume / (volume + 256 * width), the per-tile cost (origin, two barriers)
+//     spread over the box;
+//   access width: b / (b + 4) for the b bytes of each side's accesses (1 B: 0.2, 4 B: 0.5,
+//     16 B: 0.8): with one element per access the kernel was bound by the accesses in flight
+//     (f32 at 53% of copy where f64, the same box, reached 90%: packed-experiment-2026-11-29.txt).
 double box_score(const problem& pr, const std::vector<std::int64_t>& t, std::int64_t volume, std::int64_t run_in,
-                 std::int64_t run_out) {
+                 std::int64_t run_out, int vin, int vout) {
+  const int width = std::min(vin, vout);
   const int s = pr.elem_bytes;
   auto sectors = [s](std::int64_t run) {
     const std::int64_t bytes = run * s;
@@ -75,10 +129,12 @@ double box_score(const problem& pr, const std::vector<std::int64_t>& t, std::int
     const std::int64_t ext = pr.dims[k].extent, tiles = (ext + t[k] - 1) / t[k];
     fill *= static_cast<double>(ext) / static_cast<double>(tiles * t[k]);
   }
-  std::int64_t slots = kPackedThreads;
-  while (slots < volume) slots *= 2;
-  return sectors(run_in) * sectors(run_out) * fill * static_cast<double>(volume) / static_cast<double>(slots) *
-         static_cast<double>(volume) / static_cast<double>(volume + kPackedThreads);
+  const std::int64_t vectors = (volume + width - 1) / width;
+  const std::int64_t slots = (vectors + kPackedThreads - 1) / kPackedThreads * kPackedThreads;
+  auto access = [s](int v) { return static_cast<double>(v * s) / static_cast<double>(v * s + 4); };
+  return sectors(run_in) * sectors(run_out) * fill * static_cast<double>(vectors) / static_cast<double>(slots) *
+         static_cast<double>(volume) / static_cast<double>(volume + kPackedThreads * width) * access(vin) *
+         access(vout);
 }
 
 std::vector<int> sorted_dims(const problem& pr, bool by_input) {
@@ -96,52 +152,81 @@ std::vector<int> sorted_dims(const problem& pr, bool by_input) {
 
 std::int64_t packed_wavefronts(const packed_params& p, int elem_bytes) {
   // The bank model's hardware rule (model::count_wavefronts, checked against Nsight Compute) over
-  // both phases of one full tile: the stores (slot q at q + q / pad_pitch: a warp straddling a
-  // padding element pays for it) and the output-order loads.
+  // both phases of one full tile: the vector stores (input slot u at the shared index of u * vin: a
+  // warp straddling padding pays for it) and, for each of the vout elements of an output slot, the
+  // warp's loads.
   std::int64_t total = 0;
   std::array<model::lane_access, model::kWarpSize> lanes;
-  for (const auto op : {model::smem_op::kStore, model::smem_op::kLoad})
-    for (int w0 = 0; w0 < p.volume; w0 += model::kWarpSize) {
+  auto fill = [&](int l, bool active, int index, int width) {
+    model::lane_access& a = lanes[l];
+    a = {};
+    a.lane = l;
+    a.active = active;
+    if (!active) return;
+    a.byte = static_cast<std::int64_t>(index) * elem_bytes;
+    a.width = width;
+    a.first_word = a.byte / model::kBankBytes;
+    a.words = std::max(1, width / model::kBankBytes);
+    a.bank = static_cast<int>(a.first_word % model::kBanks);
+  };
+  const int in_vectors = p.volume / p.vin, out_vectors = p.volume / p.vout;
+  for (int w0 = 0; w0 < in_vectors; w0 += model::kWarpSize) {
+    for (int l = 0; l < model::kWarpSize; ++l) {
+      const int u = w0 + l;
+      fill(l, u < in_vectors, u < in_vectors ? packed_smem_index(p, u * p.vin) : 0, elem_bytes * p.vin);
+    }
+    total += model::count_wavefronts(model::smem_op::kStore, elem_bytes * p.vin, lanes).wavefronts;
+  }
+  for (int w0 = 0; w0 < out_vectors; w0 += model::kWarpSize)
+    for (int i = 0; i < p.vout; ++i) {
       for (int l = 0; l < model::kWarpSize; ++l) {
-        const int q = w0 + l;
-        model::lane_access& a = lanes[l];
-        a = {};
-        a.lane = l;
-        a.active = q < p.volume;
-        if (!a.active) continue;
-        const int index = op == model::smem_op::kStore ? packed_smem_index(p, q) : packed_slot_of(p, q).s_out;
-        a.byte = static_cast<std::int64_t>(index) * elem_bytes;
-        a.width = elem_bytes;
-        a.first_word = a.byte / model::kBankBytes;
-        a.words = std::max(1, elem_bytes / model::kBankBytes);
-        a.bank = static_cast<int>(a.first_word % model::kBanks);
+        const int o = w0 + l;
+        const bool active = o < out_vectors;
+        fill(l, active, active ? packed_smem_index(p, packed_slot_of(p, o * p.vout).pos + i * p.out_fast_pitch) : 0,
+             elem_bytes);
       }
-      total += model::count_wavefronts(op, elem_bytes, lanes).wavefronts;
+      total += model::count_wavefronts(model::smem_op::kLoad, elem_bytes, lanes).wavefronts;
     }
   return total;
 }
 
-bool packed_plan(const problem& pr, int max_volume, packed_params* out, const char** reason) {
+bool packed_plan(const problem& pr, bool vectors, packed_params* out, const char** reason) {
   if (pr.rank < 1 || pr.count() >= (std::int64_t{1} << 31)) {
     *reason = "permute_packed runs tensors of 1 to 2^31 - 1 elements (32-bit tile numbers)";
     return false;
   }
   const int s = pr.elem_bytes;
   const auto in_order = sorted_dims(pr, true), out_order = sorted_dims(pr, false);
+  int in_fast = kPackedNoDim, out_fast = kPackedNoDim;
+  const int vin_max = vectors ? side_vector(pr, true, &in_fast) : 1;
+  const int vout_max = vectors ? side_vector(pr, false, &out_fast) : 1;
+  std::vector<std::int64_t> quantum(pr.rank, 1);  // tile extents stay multiples of the widths
+  if (vin_max > 1) quantum[in_fast] = vin_max;
+  if (vout_max > 1) quantum[out_fast] = std::max<std::int64_t>(quantum[out_fast], vout_max);
+  // The widths a box gets: the input side's from its contiguous run (input_width); the output side
+  // keeps its vector when its fastest dim's tile extent is a multiple (its elements are gathered
+  // from shared memory one stride apart, so it stays on one dim).
+  auto widths = [&](const std::vector<std::int64_t>& t) {
+    const int vi = vectors ? input_width(pr, in_order, t) : 1;
+    const int vo = vout_max > 1 && t[out_fast] % vout_max == 0 ? vout_max : 1;
+    return std::pair{vi, vo};
+  };
+  const std::int64_t max_volume = std::int64_t{kPackedThreads} * kPackedSlots * std::min(16 / s, vout_max);
 
   // Scan run targets (the box grows with the target, not always smoothly) and keep the box with the
-  // best estimated efficiency among those that fit max_volume.
+  // best estimated efficiency among those whose vectors fit the kPackedSlots slots of each thread.
   std::vector<std::int64_t> best_t;
   double best_score = -1;
   for (std::int64_t target = 1; target <= max_volume; target = target < 256 ? target + 1 : target * 33 / 32) {
     std::vector<std::int64_t> t(pr.rank, 1);
-    grow_side(pr, in_order, target, s, t);
-    grow_side(pr, out_order, target, s, t);
+    grow_side(pr, in_order, target, s, quantum, t);
+    grow_side(pr, out_order, target, s, quantum, t);
     std::int64_t volume = 1;
     for (auto v : t) volume *= v;
-    if (volume > max_volume) continue;
-    const double score =
-        box_score(pr, t, volume, side_run(pr, in_order, t, true), side_run(pr, out_order, t, false));
+    const auto [vi, vo] = widths(t);
+    if (volume > std::int64_t{kPackedThreads} * kPackedSlots * std::min(vi, vo)) continue;
+    const double score = box_score(pr, t, volume, side_run(pr, in_order, t, true), side_run(pr, out_order, t, false),
+                                   vi, vo);
     if (score > best_score) best_score = score, best_t = t;
   }
   if (best_t.empty()) best_t.assign(pr.rank, 1);
@@ -193,29 +278,52 @@ bool packed_plan(const problem& pr, int max_volume, packed_params* out, const ch
       p.cut_t[i] = fast_div(static_cast<std::uint32_t>(p.t[d]));
     }
   }
+  std::tie(p.vin, p.vout) = widths(best_t);
+  p.pad_unit = p.vin;
+  if (p.vout > 1) p.out_fast_pitch = p.pitch[out_fast];
   p.run_in = static_cast<int>(side_run(pr, in_order, best_t, true));  // for the plan's summary
   p.run_out = static_cast<int>(side_run(pr, out_order, best_t, false));
 
-  // Padding: one element after every pad_pitch, pad_pitch one of the box's input-order pitches
-  // (the classic tile's 32 x 33 is pad_pitch = 32 on a 32 x 32 box). Pick the candidate with the
-  // fewest shared-memory wavefronts per tile; none when padding does not help.
-  std::vector<int> candidates = {0};
-  for (int i = 1; i < p.n_box; ++i) candidates.push_back(p.pitch[p.in_order[i]]);
-  candidates.push_back(32);
+  // Shared layout: padding, pad_unit = vin elements after every pad_pitch, pad_pitch one of the
+  // box's input-order pitches that is a multiple of vin (so vectors stay whole and aligned; the
+  // classic tile's 32 x 33 is pad_pitch = 32 on a 32 x 32 box) or 32; or a swizzle of vin-element
+  // chunks by bits swz_shift and up of their index. Padding shifts every row by vin elements, so
+  // with 16-byte input vectors the rows a gathering warp reads (vout rows apart) fall on at most
+  // 8 bank groups (an 8-way conflict for bytes); the swizzle at the right shift spreads them over
+  // all 32 banks. Pick the layout with the fewest shared-memory wavefronts per tile.
   std::int64_t best_wavefronts = -1;
-  int best_pad = 0;
-  for (int c : candidates) {
+  packed_params best = p;
+  auto consider = [&](const packed_params& c) {
+    const std::int64_t w = packed_wavefronts(c, s);
+    if (best_wavefronts < 0 || w < best_wavefronts) best_wavefronts = w, best = c;
+  };
+  while ((1 << p.vin_log) < p.vin) ++p.vin_log;
+  p.smem_elems = p.volume + p.pad_unit;
+  consider(p);  // unpadded, unswizzled
+  std::vector<int> pads;
+  for (int i = 1; i < p.n_box; ++i)
+    if (p.pitch[p.in_order[i]] % p.vin == 0) pads.push_back(p.pitch[p.in_order[i]]);
+  pads.push_back(32);
+  for (int c : pads) {
     if (c >= p.volume) continue;
-    p.pad_pitch = c;
-    p.pad_div = fast_div(static_cast<std::uint32_t>(c ? c : 1));
-    const std::int64_t w = packed_wavefronts(p, s);
-    if (best_wavefronts < 0 || w < best_wavefronts) best_wavefronts = w, best_pad = c;
+    packed_params q = p;
+    q.pad_pitch = c;
+    q.pad_div = fast_div(static_cast<std::uint32_t>(c));
+    q.smem_elems = p.volume + p.volume / c * p.pad_unit + p.pad_unit;
+    consider(q);
   }
-  p.pad_pitch = best_pad;
-  p.pad_div = fast_div(static_cast<std::uint32_t>(best_pad ? best_pad : 1));
-  p.smem_elems = p.volume + (best_pad ? p.volume / best_pad : 0) + 1;
-  p.slots_per_thread = 1;  // a kernel template: powers of two keep the instantiations few
-  while (p.slots_per_thread * kPackedThreads < p.volume) p.slots_per_thread *= 2;
+  const int chunk_bytes = p.vin * s, group = std::max(1, 128 / chunk_bytes);  // chunks over the 32 banks
+  const int chunks = p.volume / p.vin;
+  if (group > 1)
+    for (int shift = 0; (1 << shift) < chunks; ++shift) {
+      if ((1 << shift) < group) continue;
+      packed_params q = p;
+      q.swz_shift = shift;
+      q.swz_mask = group - 1;
+      q.smem_elems = (chunks + group - 1) / group * group * p.vin;
+      consider(q);
+    }
+  p = best;
   *out = p;
   return true;
 }

@@ -12,9 +12,10 @@
 // Inside a tile, element slot q (0 <= q < volume) is read as the q-th element in *input* order and
 // written as the q-th element in *output* order. Both mappings are fixed for all full tiles, so each
 // thread computes its slots' offsets once (packed_slot_of) and every tile costs a base offset plus
-// a register add per element. Shared memory holds the tile in input order with one padding element
-// after every pad_pitch elements; the planner picks pad_pitch by counting bank wavefronts of the
-// accesses of both phases (packed_wavefronts).
+// a register add per element. Shared memory holds the tile in input order, either padded (pad_unit
+// elements after every pad_pitch) or swizzled (chunks of vin elements XORed with higher bits of
+// their own index); the planner picks the layout by counting bank wavefronts of the accesses of
+// both phases (packed_wavefronts).
 #pragma once
 
 #include <cstdint>
@@ -47,6 +48,12 @@ struct fast_div {
 };
 
 inline constexpr int kPackedThreads = 256;  // one block: 8 warps
+// Vector slots per thread on each side (a kernel template elsewhere would multiply the
+// instantiations): the packed-knob experiment (docs/results/packed-experiment-2026-11-29.txt) had
+// 4 slots of one element beat 8 and 16 on every shape (16384^2 f32 53% vs 20%, rank-6 reversal
+// f32 51% vs 20%: the slot tables of 16 slots cost the occupancy). A box therefore holds at most
+// 4 * 256 vectors of the narrower side's width.
+inline constexpr int kPackedSlots = 4;
 inline constexpr int kPackedNoDim = -1;
 inline constexpr std::uint32_t kPackedNoLimit = 0x10000;  // above any 16-bit tile coordinate
 
@@ -62,13 +69,26 @@ struct packed_params {
   int in_order[kMaxRank] = {}, out_order[kMaxRank] = {};  // those dims, fastest first on each side
   int pitch[kMaxRank] = {};                       // slot stride of each box dim in input order
   int run_in = 1, run_out = 1;                    // elements a full tile covers contiguously
-  int pad_pitch = 0;                              // one padding element per pad_pitch (0: none)
+  int pad_pitch = 0;                              // pad_unit padding elements per pad_pitch (0: none)
+  int pad_unit = 1;                               // = vin, so padding keeps input vectors aligned
   fast_div pad_div;
+  // Swizzle (when pad_pitch is 0): chunk c = index >> vin_log (vin elements, kept whole for the
+  // vector stores) goes to c ^ ((c >> swz_shift) & swz_mask); swz_shift 0: none. swz_mask + 1
+  // chunks span the 32 banks (128 bytes) and swz_shift >= log2(swz_mask + 1) leaves the bits it
+  // reads unchanged, so the map is a bijection inside each group of swz_mask + 1 chunks.
+  int vin_log = 0, swz_shift = 0, swz_mask = 0;
+  // Vector widths in elements (powers of two, vin * elem_bytes <= 16): input slot u moves elements
+  // u * vin .. u * vin + vin - 1 in input order as one load and one shared store, output slot o
+  // moves o * vout .. in output order as vout shared loads and one store. A width > 1 needs the
+  // side's fastest box dim (in_fast / out_fast) at stride 1 with extent and tile extent multiples
+  // of it and every other stride a multiple of it (packed_plan), and pointers aligned to
+  // width * elem_bytes (checked at launch; the scalar plan runs otherwise).
+  int vin = 1, vout = 1;
+  int out_fast_pitch = 0;                         // input-order slot stride of the output's fastest box dim
   int cut_a = kPackedNoDim, cut_b = kPackedNoDim; // the dims whose extent the tile does not divide
   // For each cut dim (a, b): its slot strides in input and output order and its tile extent, as
   // divisors, so a slot's coordinate along it is (q / stride) % t (packed_cut_coords).
   fast_div cut_in_stride[2], cut_out_stride[2], cut_t[2];
-  int slots_per_thread = 1;                       // E: volume / kPackedThreads rounded up to 1, 2, 4, 8 or 16
   int smem_elems = 1;                             // volume plus padding
 };
 
@@ -77,11 +97,17 @@ struct packed_params {
 struct packed_slot {
   std::int32_t in_rel = 0, out_rel = 0;
   std::int32_t s_in = 0, s_out = 0;
+  std::int32_t pos = 0;  // the output-order slot's position in input order (s_out before padding)
   std::uint32_t cut_in = 0, cut_out = 0;
 };
 
 XPOSE_HD inline int packed_smem_index(const packed_params& p, int pos) {
-  return p.pad_pitch ? pos + static_cast<int>(p.pad_div.div(static_cast<std::uint32_t>(pos))) : pos;
+  if (p.pad_pitch) return pos + static_cast<int>(p.pad_div.div(static_cast<std::uint32_t>(pos))) * p.pad_unit;
+  if (p.swz_shift) {
+    const int c = pos >> p.vin_log;
+    return ((c ^ ((c >> p.swz_shift) & p.swz_mask)) << p.vin_log) | (pos & ((1 << p.vin_log) - 1));
+  }
+  return pos;
 }
 
 XPOSE_HD inline packed_slot packed_slot_of(const packed_params& p, int q) {
@@ -107,6 +133,7 @@ XPOSE_HD inline packed_slot packed_slot_of(const packed_params& p, int q) {
     if (d == p.cut_a) s.cut_out |= static_cast<std::uint32_t>(c);
     if (d == p.cut_b) s.cut_out |= static_cast<std::uint32_t>(c) << 16;
   }
+  s.pos = pos;
   s.s_out = packed_smem_index(p, pos);
   return s;
 }
@@ -154,21 +181,19 @@ XPOSE_HD inline bool packed_in_bounds(const packed_origin& o, std::uint32_t cut)
   return (cut & 0xffffu) < o.lim_a && (cut >> 16) < o.lim_b;
 }
 
-// Slots per thread by element size: a box of at most 256 * E elements. E is a kernel template
-// (the slot tables live in registers, 6 per slot). The box is about sqrt(volume) elements on each
-// side, so the volume sets the run each warp reads and writes:
-//   1 and 2 B: 4096 elements (E = 16): runs of 64 elements, 64 / 128 bytes.
-//   4 B: 2048 elements (E = 8): runs of ~45 elements, ~180 bytes; 8 KiB of shared memory.
-//   8 and 16 B: 1024 elements (E = 4): runs of 32 elements, 256 / 512 bytes; 8 / 16 KiB.
-// Larger boxes for 4 B (E = 16) would need ~100 registers per thread for the slot tables.
-constexpr int packed_max_slots(int elem_bytes) { return elem_bytes <= 2 ? 16 : elem_bytes == 4 ? 8 : 4; }
+// What configure_permute_packed hands the launch: the plan with vectors and the one without, for
+// pointers not aligned to the vectors (the same when the problem allows no vectors).
+struct packed_plans {
+  packed_params vec, scalar;
+};
 
 // The host side (packed_tile.cpp).
 // Fills *p for a normalised problem; false (with *reason) when the kernel cannot run it: more than
-// 2^31 elements, or offsets inside a tile beyond 32 bits.
-bool packed_plan(const problem& pr, int max_volume, packed_params* p, const char** reason);
-// Shared-memory wavefronts of one full tile (stores and output-order loads) for p's padding, by the
-// bank model's hardware rule (model::count_wavefronts).
+// 2^31 elements, or offsets inside a tile beyond 32 bits. With vectors = false both widths are 1
+// (the plan for pointers that are not aligned to the vectors).
+bool packed_plan(const problem& pr, bool vectors, packed_params* p, const char** reason);
+// Shared-memory wavefronts of one full tile (vector stores and output-order loads) for p's padding,
+// by the bank model's hardware rule (model::count_wavefronts).
 std::int64_t packed_wavefronts(const packed_params& p, int elem_bytes);
 
 }  // namespace xpose::detail::gpu

@@ -287,11 +287,10 @@ status make_permute_packed(int, int, int elem_bytes, const problem_2d& shape, ke
     return fail(status::kVariantNotApplicable, why,
                 fmt::format("a {}x{} matrix is not a 2-D transpose once normalised (it is a {})", shape.rows,
                             shape.cols, detail::class_name(detail::classify(pr))));
+  // The plan the kernel runs on vector-aligned pointers (cudaMalloc's, as under the profiler).
   auto p = std::make_shared<detail::gpu::packed_params>();
   const char* reason = "";
-  if (!detail::gpu::packed_plan(pr, detail::gpu::kPackedThreads * detail::gpu::packed_max_slots(elem_bytes), p.get(),
-                                &reason))
-    return fail(status::kVariantNotApplicable, why, reason);
+  if (!detail::gpu::packed_plan(pr, true, p.get(), &reason)) return fail(status::kVariantNotApplicable, why, reason);
   int rdim = -1, cdim = -1;  // the dims of the input's rows (output-contiguous) and columns
   for (int k = 0; k < pr.rank; ++k) {
     if (pr.dims[k].out_stride == 1) rdim = k;
@@ -309,32 +308,46 @@ status make_permute_packed(int, int, int elem_bytes, const problem_2d& shape, ke
   k.tile_cols = p->t[cdim];
   k.made_for = shape;
   k.array = {"tile", 1, p->smem_elems, elem_bytes, {}, true};
-  const int trips = p->slots_per_thread;
-  k.instructions.push_back({"tile[q + q / pad] = v[j]   (q = tx + 256 j, every slot of the box)", smem_op::kStore,
-                            trips, 0,
+  constexpr int kSlots = detail::gpu::kPackedSlots;
+  k.instructions.push_back({fmt::format("*(word{}*)&tile[s_in[j]] = v[j]   (input vector u = tx + 256 j of {} "
+                                        "elements, every one in the box)",
+                                        p->vin * elem_bytes * 8, p->vin),
+                            smem_op::kStore, kSlots, p->vin * elem_bytes,
                             [p](const lane_ctx& c) -> std::optional<smem_coord> {
-                              const int q = c.tx + c.trip * detail::gpu::kPackedThreads;
-                              if (q >= p->volume) return std::nullopt;
-                              return smem_coord{0, detail::gpu::packed_smem_index(*p, q)};
+                              const int u = c.tx + c.trip * detail::gpu::kPackedThreads;
+                              if (u >= p->volume / p->vin) return std::nullopt;
+                              return smem_coord{0, detail::gpu::packed_smem_index(*p, u * p->vin)};
                             }});
-  k.instructions.push_back({"dst[out_rel[j]] = tile[s_out[j]]   (slots inside the matrix)", smem_op::kLoad, trips, 0,
+  // Output vector o = tx + 256 j loads its vout elements (trip = j * vout + i), out_fast_pitch apart.
+  k.instructions.push_back({p->vout == 1 ? std::string("dst[out_rel[j]] = tile[s_out[j]]   (slots inside the matrix)")
+                                         : fmt::format("e[i] = tile[index(pos[j] + i * {})], i < {}   (slots inside "
+                                                       "the matrix)",
+                                                       p->out_fast_pitch, p->vout),
+                            smem_op::kLoad, kSlots * p->vout, 0,
                             [p, rdim, cdim](const lane_ctx& c) -> std::optional<smem_coord> {
-                              const int q = c.tx + c.trip * detail::gpu::kPackedThreads;
-                              if (q >= p->volume) return std::nullopt;
-                              int rem = q, cr = 0, cc = 0;
-                              for (int i = 0; i < p->n_box; ++i) {  // q in output order
-                                const int dd = p->out_order[i], v = rem % p->t[dd];
+                              const int j = c.trip / p->vout, i = c.trip % p->vout;
+                              const int o = c.tx + j * detail::gpu::kPackedThreads;
+                              if (o >= p->volume / p->vout) return std::nullopt;
+                              int rem = o * p->vout, cr = 0, cc = 0;
+                              for (int n = 0; n < p->n_box; ++n) {  // the vector's first element in output order
+                                const int dd = p->out_order[n], v = rem % p->t[dd];
                                 rem /= p->t[dd];
                                 if (dd == rdim) cr = v;
                                 if (dd == cdim) cc = v;
                               }
-                              if (cr >= c.valid.rows || cc >= c.valid.cols) return std::nullopt;
-                              return smem_coord{0, detail::gpu::packed_slot_of(*p, q).s_out};
+                              if (cr + i >= c.valid.rows || cc >= c.valid.cols) return std::nullopt;
+                              const int pos = detail::gpu::packed_slot_of(*p, o * p->vout).pos + i * p->out_fast_pitch;
+                              return smem_coord{0, detail::gpu::packed_smem_index(*p, pos)};
                             }});
+  const std::string layout =
+      p->pad_pitch   ? fmt::format("{} padding elements every {}", p->pad_unit, p->pad_pitch)
+      : p->swz_shift ? fmt::format("{}-element chunks swizzled by bits {}+ of their index", p->vin, p->swz_shift)
+                     : std::string("no padding or swizzle");
   k.compiler_note = fmt::format(
-      "box {}x{} (rows x cols of the input), {} slots per thread, one padding element every {} ({}); nvcc 13.0 "
-      "compiles one STS and one LDS per slot (sm_90 SASS of permute_packed_kernel)",
-      k.tile_rows, k.tile_cols, trips, p->pad_pitch, p->pad_pitch ? "chosen by counting wavefronts" : "none");
+      "box {}x{} (rows x cols of the input), vectors of {}/{} elements in/out, {} slots per thread, {} (the "
+      "layout with the fewest wavefronts); the SASS of permute_packed_kernel has one STS per input vector and one "
+      "LDS per element of an output vector",
+      k.tile_rows, k.tile_cols, p->vin, p->vout, kSlots, layout);
   *out = std::move(k);
   return status::kSuccess;
 }

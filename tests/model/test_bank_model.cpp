@@ -716,44 +716,48 @@ TEST(BankModelNarrow, NeedsTheShapeThePlannerTakes) {
   expect_counts(t.compiled, 256, 0, 256, 0);
 }
 
-// permute_packed on a 2-D 64x64 f32 transpose. The planner's box is 32 x 32 (runs of 32 elements
-// both ways) padded by one element every 32: slot q is stored at q + q / 32, 4 slots per thread
-// (1,024 / 256), 4 full boxes, 8 warps.
-//   store: a warp's lanes are 32 consecutive slots of one 32-slot row: 32 consecutive words, 1
-//     wavefront. 4 boxes x 8 warps x 4 trips = 128.
-//   load: output-order slot q = r + 32 c (r, the input row, fastest) is input-order position
-//     32 r + c, stored at 33 r + c: lanes r = 0..31 hit banks (r + c) % 32, all different: 1
-//     wavefront. 128 more.
+// permute_packed on a 2-D 64x64 f32 transpose. The planner's box is the whole matrix (runs of 64
+// elements both ways), moved as 16-byte vectors on both sides (vin = vout = 4), 4 slots per thread
+// (1,024 vectors / 256 threads), 1 box, 8 warps. Shared layout: 4-element chunks, chunk
+// c = index / 4 swizzled to c ^ ((c >> 6) & 7).
+//   store: a warp's lanes store 32 consecutive chunks (512 bytes): 4 wavefronts, no conflict.
+//     8 warps x 4 trips x 4 = 128.
+//   load: output vector o = tx + 256 j holds input rows r = 4 (o % 16) + i (i < 4, the trip's
+//     element) of column c = o / 16; input-order position 64 r + c, chunk 16 r + c / 4, whose
+//     swizzle bits (c >> 6) are r / 4 = o % 16. Bank = 4 ((c / 4 % 8) ^ (o % 8)) + c % 4: the 16
+//     lanes of one column hit 8 banks twice with different words: 2 wavefronts. 8 warps x 16 trips
+//     x 2 = 256 (an unswizzled or padded layout gives 8: every row 16 bytes aligned).
 TEST(BankModelPermutePacked, SixtyFourSquare) {
   const kernel_model k = model_for("permute_packed", 4, 64, 64);
   EXPECT_EQ(k.block_x, 256);
   EXPECT_EQ(k.block_y, 1);
-  EXPECT_EQ(k.tile_rows, 32);
-  EXPECT_EQ(k.tile_cols, 32);
-  EXPECT_EQ(k.array.declaration(), "tile[1057]");  // 1,024 + 32 padding + 1
+  EXPECT_EQ(k.tile_rows, 64);
+  EXPECT_EQ(k.tile_cols, 64);
+  EXPECT_EQ(k.array.declaration(), "tile[4096]");
   ASSERT_EQ(k.instructions.size(), 2u);
-  const warp_trace ld = trace_warp(k, 1, 2, 1, {32, 32});  // warp 2, trip 1: slots 320..351, c = 10
+  const warp_trace ld = trace_warp(k, 1, 2, 1, {64, 64});  // warp 2, trip 1: j = 0, i = 1
   for (const auto& a : ld.lanes) {
-    const int r = a.lane;
-    EXPECT_EQ(a.byte, (33 * r + 10) * 4);
-    EXPECT_EQ(a.bank, (r + 10) % 32);
+    const int o = 64 + a.lane, r = 4 * (o % 16) + 1, c = o / 16;
+    const int chunk = (16 * r + c / 4) ^ (o % 8);
+    EXPECT_EQ(a.byte, (4 * chunk + c % 4) * 4) << a.lane;
+    EXPECT_EQ(a.bank, 4 * ((c / 4 % 8) ^ (o % 8)) + c % 4) << a.lane;
   }
-  EXPECT_EQ(ld.count.wavefronts, 1);
-  expect_counts(counts_for("permute_packed", 4, 64, 64), 128, 0, 128, 0);
+  EXPECT_EQ(ld.count.wavefronts, 2);
+  expect_counts(counts_for("permute_packed", 4, 64, 64), 256, 128, 128, 0);
 }
 
-// 100x100 f32: boxes of 40 x 40 (100 = 3 pieces of 34, rounded up to whole 32-byte sectors), 8
-// slots per thread for 1,600 slots: 50 warp-instructions per phase per box. Every slot of every
-// box stores (9 boxes x 50 = 450 store wavefronts: slot q at q + q / 32 keeps a warp on 32
-// consecutive words); loads happen only inside the matrix, fewer at the edges.
+// 100x100 f32: boxes of 56 x 56 (100 = 2 pieces of 50, rounded up to whole 32-byte sectors), 784
+// vectors of 4: 24.5 warp-instructions per phase per box. Every vector of every box stores (4 boxes
+// x (24 x 4 + 2) = 392 store wavefronts, no conflicts); loads happen only inside the matrix, fewer
+// at the edges.
 TEST(BankModelPermutePacked, EdgeBoxesStoreEverySlot) {
   const kernel_model k = model_for("permute_packed", 4, 100, 100);
-  EXPECT_EQ(k.tile_rows, 40);
-  EXPECT_EQ(k.tile_cols, 40);
+  EXPECT_EQ(k.tile_rows, 56);
+  EXPECT_EQ(k.tile_cols, 56);
   const launch_totals t = totals_for("permute_packed", 4, 100, 100);
-  EXPECT_EQ(t.instructions[0].wavefronts, 450);
+  EXPECT_EQ(t.instructions[0].wavefronts, 392);
   EXPECT_EQ(t.instructions[0].conflicts(), 0);
-  EXPECT_LT(t.instructions[1].executions, 450);  // edge boxes load only their part inside the matrix
+  EXPECT_LT(t.instructions[1].executions, 4 * 25 * 4);  // edge boxes load only their part inside the matrix
 }
 
 TEST(BankModelPermutePacked, NeedsATransposeShape) {
@@ -796,7 +800,7 @@ TEST(BanksCommand, LibraryKernels) {
   EXPECT_NE(r.out.find("4 wavefronts, ideal 1, 3 conflicts"), std::string::npos) << r.out;
   r = run_cli({"banks", "--variant", "permute_packed", "--shape", "64x64"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("tile[1057]"), std::string::npos);
+  EXPECT_NE(r.out.find("tile[4096]"), std::string::npos);
   const auto j = nlohmann::json::parse(
       run_cli({"banks", "--variant", "narrow", "--shape", "1024x4", "--dtype", "f32", "--json"}).out);
   EXPECT_EQ(j["block"], "256x1");

@@ -47,8 +47,9 @@ std::vector<std::int64_t> expected_sources(const problem& pr, std::int64_t out_s
   return src;
 }
 
-// Runs the kernel's schedule on the host: returns an empty string when every output element got
-// its input element exactly once.
+// Runs the kernel's schedule on the host, vectors included: returns an empty string when every
+// output element got its input element exactly once and every vector the kernel would issue is
+// contiguous and aligned on its side (global memory and shared memory).
 std::string emulate(const problem& pr, const packed_params& p) {
   std::int64_t out_size = 1;
   for (int k = 0; k < pr.rank; ++k) out_size += (pr.dims[k].extent - 1) * pr.dims[k].out_stride;
@@ -57,8 +58,10 @@ std::string emulate(const problem& pr, const packed_params& p) {
   std::vector<int> writes(out_size, 0);
   std::vector<std::int64_t> smem(p.smem_elems, -1);
   std::vector<std::int64_t> stamp(p.smem_elems, -1);
-  const int slots = p.slots_per_thread * kPackedThreads;
-  if (p.volume > slots) return "volume exceeds the slots";
+  if (p.volume % p.vin || p.volume % p.vout) return "the volume is not a number of vectors";
+  const int in_vectors = p.volume / p.vin, out_vectors = p.volume / p.vout;
+  if (in_vectors > kPackedSlots * kPackedThreads || out_vectors > kPackedSlots * kPackedThreads)
+    return "the box needs more slots than the threads have";
   std::vector<packed_slot> table(p.volume);
   for (int q = 0; q < p.volume; ++q) {
     table[q] = packed_slot_of(p, q);
@@ -70,17 +73,45 @@ std::string emulate(const problem& pr, const packed_params& p) {
       return "cut coordinates of slot " + std::to_string(q) + " disagree";
     if (packed_smem_index(p, q) != table[q].s_in) return "input-side shared index disagrees";
   }
+  // Vectors: what the kernel computes for the first element must give every element's place.
+  for (int u = 0; u < in_vectors; ++u) {
+    const packed_slot& a = table[u * p.vin];
+    if (a.s_in % p.vin) return "an input vector is not aligned in shared memory";
+    for (int i = 1; i < p.vin; ++i)
+      if (table[u * p.vin + i].in_rel != a.in_rel + i || table[u * p.vin + i].s_in != a.s_in + i)
+        return "input vector " + std::to_string(u) + " is not contiguous";
+  }
+  for (int o = 0; o < out_vectors; ++o) {
+    const packed_slot& b = table[o * p.vout];
+    for (int i = 0; i < p.vout; ++i) {
+      const int index = p.vout == 1 ? b.s_out : packed_smem_index(p, b.pos + i * p.out_fast_pitch);
+      if (table[o * p.vout + i].out_rel != b.out_rel + i || index != table[o * p.vout + i].s_out)
+        return "output vector " + std::to_string(o) + " is not contiguous";
+    }
+  }
   constexpr std::int64_t kGarbage = -2;  // what a slot outside an edge tile leaves in shared memory
   for (std::int64_t t = 0; t < p.tiles; ++t) {
     const packed_origin o = packed_origin_of(p, static_cast<std::uint32_t>(t));
-    for (int q = 0; q < p.volume; ++q) {  // every used slot stores, as the kernel does
-      const bool inside = o.full || packed_in_bounds(o, packed_cut_coords(p, q, true));
-      if (stamp[table[q].s_in] == t) return "two slots store to one shared element";
-      smem[table[q].s_in] = inside ? o.in + table[q].in_rel : kGarbage;
-      stamp[table[q].s_in] = t;
+    for (int u = 0; u < in_vectors; ++u) {  // every used slot stores, as the kernel does
+      const int q0 = u * p.vin;
+      const bool inside = o.full || packed_in_bounds(o, packed_cut_coords(p, q0, true));
+      if ((o.in + table[q0].in_rel) % p.vin) return "an input vector is not aligned in global memory";
+      for (int i = 0; i < p.vin; ++i) {
+        const int q = q0 + i;
+        if (!o.full && packed_in_bounds(o, table[q].cut_in) != inside) return "an input vector straddles the edge";
+        if (stamp[table[q].s_in] == t) return "two slots store to one shared element";
+        smem[table[q].s_in] = inside ? o.in + table[q].in_rel : kGarbage;
+        stamp[table[q].s_in] = t;
+      }
     }
-    for (int q = 0; q < p.volume; ++q)
-      if (o.full || packed_in_bounds(o, packed_cut_coords(p, q, false))) {
+    for (int v = 0; v < out_vectors; ++v) {
+      const int q0 = v * p.vout;
+      const bool inside = o.full || packed_in_bounds(o, packed_cut_coords(p, q0, false));
+      if ((o.out + table[q0].out_rel) % p.vout) return "an output vector is not aligned in global memory";
+      for (int i = 0; i < p.vout; ++i) {
+        const int q = q0 + i;
+        if (!o.full && packed_in_bounds(o, table[q].cut_out) != inside) return "an output vector straddles the edge";
+        if (!inside) continue;
         if (stamp[table[q].s_out] != t) return "a slot reads a shared element this tile did not store";
         if (smem[table[q].s_out] == kGarbage) return "a slot writes out an element its tile did not load";
         const std::int64_t dst = o.out + table[q].out_rel;
@@ -88,6 +119,7 @@ std::string emulate(const problem& pr, const packed_params& p) {
         got[dst] = smem[table[q].s_out];
         ++writes[dst];
       }
+    }
   }
   for (std::int64_t i = 0; i < out_size; ++i) {
     if (want[i] < 0) continue;  // a gap of a strided output
@@ -107,7 +139,7 @@ problem permuted(std::vector<std::int64_t> extents, std::vector<int> perm, int e
 
 TEST(PackedTile, RandomPermutationsMoveEveryElementOnce) {
   std::mt19937_64 rng(20261129);
-  int planned = 0;
+  int planned = 0, vectorised = 0;
   for (int c = 0; c < 300; ++c) {
     const int rank = 1 + static_cast<int>(rng() % 8);
     const int eb = 1 << (rng() % 5);
@@ -124,15 +156,20 @@ TEST(PackedTile, RandomPermutationsMoveEveryElementOnce) {
     const problem pr = permuted(ext, perm, eb);
     if (pr.rank == 0) continue;
     SCOPED_TRACE(pr.describe() + " elem " + std::to_string(eb));
-    packed_params p;
-    const char* reason = "";
-    ASSERT_TRUE(packed_plan(pr, kPackedThreads * packed_max_slots(eb), &p, &reason)) << reason;
-    EXPECT_LE(p.volume, kPackedThreads * packed_max_slots(eb));
-    EXPECT_LE(p.slots_per_thread, packed_max_slots(eb));
-    EXPECT_EQ(emulate(pr, p), "");
+    for (const bool vectors : {true, false}) {
+      packed_params p;
+      const char* reason = "";
+      ASSERT_TRUE(packed_plan(pr, vectors, &p, &reason)) << reason;
+      EXPECT_LE(p.vin * eb, 16);
+      EXPECT_LE(p.vout * eb, 16);
+      if (!vectors) EXPECT_EQ(p.vin * p.vout, 1);
+      vectorised += p.vin > 1 || p.vout > 1;
+      EXPECT_EQ(emulate(pr, p), "") << (vectors ? "vectors" : "scalar");
+    }
     ++planned;
   }
   EXPECT_GT(planned, 200);
+  EXPECT_GT(vectorised, 50);  // the random extents give both widths often enough to test them
 }
 
 TEST(PackedTile, StridedInputAndOutput) {
@@ -144,7 +181,7 @@ TEST(PackedTile, StridedInputAndOutput) {
   const problem pr = xpose::detail::normalize(xpose::detail::to_problem(d));
   packed_params p;
   const char* reason = "";
-  ASSERT_TRUE(packed_plan(pr, kPackedThreads * packed_max_slots(4), &p, &reason)) << reason;
+  ASSERT_TRUE(packed_plan(pr, true, &p, &reason)) << reason;
   EXPECT_EQ(emulate(pr, p), "");
 }
 
@@ -166,21 +203,64 @@ TEST(PackedTile, ShortDimsStillGiveLongRuns) {
     SCOPED_TRACE(pr.describe());
     packed_params p;
     const char* reason = "";
-    ASSERT_TRUE(packed_plan(pr, kPackedThreads * packed_max_slots(4), &p, &reason)) << reason;
+    ASSERT_TRUE(packed_plan(pr, true, &p, &reason)) << reason;
     EXPECT_GE(p.run_in, k.min_run);
     EXPECT_GE(p.run_out, k.min_run);
-    EXPECT_GE(p.volume, 512);  // a quarter of the slots or more
+    EXPECT_GE(p.volume, 512);  // half of one element per slot or more
   }
 }
 
+// Vector widths: 16 bytes on both sides when the fastest dims and strides allow, narrower when the
+// extents have a smaller power of two, none when a stride breaks alignment. Input vectors may span
+// several dims of the contiguous input run; output vectors stay on the output's fastest dim.
+TEST(PackedTile, VectorWidthsFollowExtentsAndStrides) {
+  struct c {
+    std::vector<std::int64_t> ext;
+    std::vector<int> perm;
+    int eb, vin, vout;
+  };
+  const c cases[] = {
+      {{4, 64, 128, 128}, {0, 2, 3, 1}, 1, 16, 16},   // NCHW -> NHWC of bytes
+      {{4, 64, 128, 128}, {0, 2, 3, 1}, 4, 4, 4},
+      {{1000, 1200}, {1, 0}, 2, 8, 8},
+      {{1000, 32, 48}, {0, 2, 1}, 1, 16, 16},        // a batch of 32 x 48: 48 = 16 * 3, 32
+      {{5, 7, 9}, {2, 1, 0}, 4, 1, 1},                // odd extents: no vector divides any run
+      {{5, 6, 7}, {2, 1, 0}, 4, 2, 1},                // an input vector across dims: the run 7 x 6 x 5
+      {{607, 184, 6}, {0, 2, 1}, 4, 4, 4},            // input run 6 x 184 (or more), output 184 = 8 x 23
+      {{2, 16, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}, 8, 2, 2},
+  };
+  for (const auto& k : cases) {
+    const problem pr = permuted(k.ext, k.perm, k.eb);
+    SCOPED_TRACE(pr.describe() + " elem " + std::to_string(k.eb));
+    packed_params p;
+    const char* reason = "";
+    ASSERT_TRUE(packed_plan(pr, true, &p, &reason)) << reason;
+    EXPECT_EQ(p.vin, k.vin);
+    EXPECT_EQ(p.vout, k.vout);
+    EXPECT_EQ(emulate(pr, p), "");
+  }
+  xpose::permute_desc d;  // an input row pitch of 21 elements: no input vectors, output ones stay
+  d.extents = {64, 16};
+  d.perm = {1, 0};
+  d.in_strides = {21, 1};
+  d.elem_bytes = 4;
+  const problem pr = xpose::detail::normalize(xpose::detail::to_problem(d));
+  packed_params p;
+  const char* reason = "";
+  ASSERT_TRUE(packed_plan(pr, true, &p, &reason)) << reason;
+  EXPECT_EQ(p.vin, 1);
+  EXPECT_EQ(p.vout, 4);
+  EXPECT_EQ(emulate(pr, p), "");
+}
+
 TEST(PackedTile, PaddingRemovesTheTransposeConflicts) {
-  // A 2-D transpose box for 4-byte elements: unpadded, consecutive lanes of an output-order read
-  // are one box row apart in shared memory (an even number of words: conflicts); padding one
-  // element per row makes the step odd, as the classic tile's 32 x 33.
+  // A 2-D transpose box for 4-byte elements, one element per access: unpadded, consecutive lanes
+  // of an output-order read are one box row apart in shared memory (an even number of words:
+  // conflicts); padding one element per row makes the step odd, as the classic tile's 32 x 33.
   const problem pr = permuted({1000, 1000}, {1, 0}, 4);
   packed_params p;
   const char* reason = "";
-  ASSERT_TRUE(packed_plan(pr, kPackedThreads * packed_max_slots(4), &p, &reason)) << reason;
+  ASSERT_TRUE(packed_plan(pr, false, &p, &reason)) << reason;
   EXPECT_NE(p.pad_pitch, 0);
   packed_params none = p;
   none.pad_pitch = 0;
@@ -188,11 +268,29 @@ TEST(PackedTile, PaddingRemovesTheTransposeConflicts) {
   EXPECT_EQ(emulate(pr, p), "");
 }
 
+TEST(PackedTile, SwizzleRemovesTheGatherConflicts) {
+  // Bytes with 16-byte vectors on both sides: a warp's gathering loads read rows 16 apart, and
+  // any padding by whole 16-byte vectors puts those rows on one bank (8 lanes, 8 different words);
+  // the swizzle spreads them over all 32 banks.
+  const problem pr = permuted({1024, 1024}, {1, 0}, 1);
+  packed_params p;
+  const char* reason = "";
+  ASSERT_TRUE(packed_plan(pr, true, &p, &reason)) << reason;
+  EXPECT_EQ(p.vin, 16);
+  EXPECT_EQ(p.vout, 16);
+  EXPECT_EQ(p.pad_pitch, 0);
+  EXPECT_NE(p.swz_shift, 0);
+  packed_params plain = p;
+  plain.swz_shift = 0;
+  EXPECT_LT(packed_wavefronts(p, 1) * 4, packed_wavefronts(plain, 1));
+  EXPECT_EQ(emulate(pr, p), "");
+}
+
 TEST(PackedTile, RefusesTensorsOf2Pow31Elements) {
   const problem pr = permuted({1 << 16, 1 << 15, 2}, {2, 1, 0}, 1);
   packed_params p;
   const char* reason = "";
-  EXPECT_FALSE(packed_plan(pr, kPackedThreads * 16, &p, &reason));
+  EXPECT_FALSE(packed_plan(pr, true, &p, &reason));
   EXPECT_NE(std::string(reason).find("2^31"), std::string::npos);
 }
 
