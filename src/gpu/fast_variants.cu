@@ -51,13 +51,13 @@ namespace {
 //   100000 x 32x48 f32:       39.0 / 21.2, 55.2 / 31.9     rank-6 reversal f32: 39.8 / 21.2, 50.6 / 31.4
 // Prefetching into registers lost everywhere (the registers it holds cost more occupancy than the
 // overlap gains) and was removed; forcing 4 blocks per SM won everywhere, as did the smaller boxes
-// (4 slots per thread over 16, kPackedSlots).
+// (4 or 8 slots per thread over 16, packed_slots in packed_tile.hpp).
 inline constexpr int kPackedMinBlocks = 4;
 
-template <class T, int VI, int VO>
+template <class T, int VI, int VO, int E>
 status launch_packed(const packed_params& p, const plan_data& pd, const void* in, void* out, cudaStream_t s,
                      std::string* why) {
-  auto kernel = permute_packed_kernel<T, VI, VO, kPackedMinBlocks>;
+  auto kernel = permute_packed_kernel<T, VI, VO, E, kPackedMinBlocks>;
   const int smem_bytes = p.smem_elems * static_cast<int>(sizeof(T));
   if (smem_bytes > 48 * 1024)
     XPOSE_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes), why);
@@ -98,7 +98,11 @@ status run_permute_packed(const plan_data& pd, const void* in, void* out, CUstre
       aligned(in, plans->vec.vin * w) && aligned(out, plans->vec.vout * w) ? plans->vec : plans->scalar;
   return with_word(w, [&]<class T>() -> status {
     return with_width<T>(p.vin, [&]<int VI>() -> status {
-      return with_width<T>(p.vout, [&]<int VO>() -> status { return launch_packed<T, VI, VO>(p, pd, in, out, s, why); });
+      return with_width<T>(p.vout, [&]<int VO>() -> status {
+        constexpr int kSlots = packed_slots(VI * sizeof(T), VO * sizeof(T));  // the only one planned
+        if (p.slots != kSlots) return status::kVariantNotApplicable;
+        return launch_packed<T, VI, VO, kSlots>(p, pd, in, out, s, why);
+      });
     });
   });
 }

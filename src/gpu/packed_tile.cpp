@@ -211,10 +211,14 @@ bool packed_plan(const problem& pr, bool vectors, packed_params* out, const char
     const int vo = vout_max > 1 && t[out_fast] % vout_max == 0 ? vout_max : 1;
     return std::pair{vi, vo};
   };
-  const std::int64_t max_volume = std::int64_t{kPackedThreads} * kPackedSlots * std::min(16 / s, vout_max);
+  auto capacity = [&](int vi, int vo) {  // elements a box may hold with these widths
+    return std::int64_t{kPackedThreads} * packed_slots(vi * s, vo * s) * std::min(vi, vo);
+  };
+  std::int64_t max_volume = 0;
+  for (int vi = 1; vi <= 16 / s; vi *= 2) max_volume = std::max(max_volume, capacity(vi, std::min(vi, vout_max)));
 
   // Scan run targets (the box grows with the target, not always smoothly) and keep the box with the
-  // best estimated efficiency among those whose vectors fit the kPackedSlots slots of each thread.
+  // best estimated efficiency among those whose vectors fit the slots of each thread.
   std::vector<std::int64_t> best_t;
   double best_score = -1;
   for (std::int64_t target = 1; target <= max_volume; target = target < 256 ? target + 1 : target * 33 / 32) {
@@ -224,7 +228,7 @@ bool packed_plan(const problem& pr, bool vectors, packed_params* out, const char
     std::int64_t volume = 1;
     for (auto v : t) volume *= v;
     const auto [vi, vo] = widths(t);
-    if (volume > std::int64_t{kPackedThreads} * kPackedSlots * std::min(vi, vo)) continue;
+    if (volume > capacity(vi, vo)) continue;
     const double score = box_score(pr, t, volume, side_run(pr, in_order, t, true), side_run(pr, out_order, t, false),
                                    vi, vo);
     if (score > best_score) best_score = score, best_t = t;
@@ -279,6 +283,7 @@ bool packed_plan(const problem& pr, bool vectors, packed_params* out, const char
     }
   }
   std::tie(p.vin, p.vout) = widths(best_t);
+  p.slots = packed_slots(p.vin * s, p.vout * s);
   p.pad_unit = p.vin;
   if (p.vout > 1) p.out_fast_pitch = p.pitch[out_fast];
   p.run_in = static_cast<int>(side_run(pr, in_order, best_t, true));  // for the plan's summary

@@ -48,12 +48,18 @@ struct fast_div {
 };
 
 inline constexpr int kPackedThreads = 256;  // one block: 8 warps
-// Vector slots per thread on each side (a kernel template elsewhere would multiply the
-// instantiations): the packed-knob experiment (docs/results/packed-experiment-2026-11-29.txt) had
-// 4 slots of one element beat 8 and 16 on every shape (16384^2 f32 53% vs 20%, rank-6 reversal
-// f32 51% vs 20%: the slot tables of 16 slots cost the occupancy). A box therefore holds at most
-// 4 * 256 vectors of the narrower side's width.
-inline constexpr int kPackedSlots = 4;
+// Vector slots per thread on each side, a kernel template (packed_params::slots): 4, or 8 when
+// both sides move words of at most 4 bytes. A box holds at most slots * 256 vectors of the
+// narrower side's width. The packed-knob experiment (docs/results/packed-experiment-2026-11-29.txt,
+// one element per access) had 16 slots lose to 4 or 8 everywhere (16384^2 f32 53% with 4 vs 20%
+// with 16, rank-6 reversal f32 51% with 8 vs 20% with 16: the slot tables and values of 16 slots
+// cost the occupancy). A first vector build with 4 slots for every width lost against the 8 slots
+// it replaced on 4-byte scalar boxes ([6,7,19,17,3,14,21,5] perm 7,6,0,4,3,2,5,1 f32 39.7 -> 16.1%
+// of copy, H200 2026-11-29); 8 slots of 16-byte vectors would need 64 registers for the values.
+inline constexpr int kPackedSlotsWide = 4, kPackedSlotsNarrow = 8;
+constexpr int packed_slots(int in_bytes, int out_bytes) {
+  return in_bytes <= 4 && out_bytes <= 4 ? kPackedSlotsNarrow : kPackedSlotsWide;
+}
 inline constexpr int kPackedNoDim = -1;
 inline constexpr std::uint32_t kPackedNoLimit = 0x10000;  // above any 16-bit tile coordinate
 
@@ -84,6 +90,7 @@ struct packed_params {
   // of it and every other stride a multiple of it (packed_plan), and pointers aligned to
   // width * elem_bytes (checked at launch; the scalar plan runs otherwise).
   int vin = 1, vout = 1;
+  int slots = kPackedSlotsWide;                   // slots per thread: packed_slots(vin * size, vout * size)
   int out_fast_pitch = 0;                         // input-order slot stride of the output's fastest box dim
   int cut_a = kPackedNoDim, cut_b = kPackedNoDim; // the dims whose extent the tile does not divide
   // For each cut dim (a, b): its slot strides in input and output order and its tile extent, as

@@ -308,11 +308,11 @@ status make_permute_packed(int, int, int elem_bytes, const problem_2d& shape, ke
   k.tile_cols = p->t[cdim];
   k.made_for = shape;
   k.array = {"tile", 1, p->smem_elems, elem_bytes, {}, true};
-  constexpr int kSlots = detail::gpu::kPackedSlots;
+  const int slots = p->slots;
   k.instructions.push_back({fmt::format("*(word{}*)&tile[s_in[j]] = v[j]   (input vector u = tx + 256 j of {} "
                                         "elements, every one in the box)",
                                         p->vin * elem_bytes * 8, p->vin),
-                            smem_op::kStore, kSlots, p->vin * elem_bytes,
+                            smem_op::kStore, slots, p->vin * elem_bytes,
                             [p](const lane_ctx& c) -> std::optional<smem_coord> {
                               const int u = c.tx + c.trip * detail::gpu::kPackedThreads;
                               if (u >= p->volume / p->vin) return std::nullopt;
@@ -323,7 +323,7 @@ status make_permute_packed(int, int, int elem_bytes, const problem_2d& shape, ke
                                          : fmt::format("e[i] = tile[index(pos[j] + i * {})], i < {}   (slots inside "
                                                        "the matrix)",
                                                        p->out_fast_pitch, p->vout),
-                            smem_op::kLoad, kSlots * p->vout, 0,
+                            smem_op::kLoad, slots * p->vout, 0,
                             [p, rdim, cdim](const lane_ctx& c) -> std::optional<smem_coord> {
                               const int j = c.trip / p->vout, i = c.trip % p->vout;
                               const int o = c.tx + j * detail::gpu::kPackedThreads;
@@ -347,7 +347,7 @@ status make_permute_packed(int, int, int elem_bytes, const problem_2d& shape, ke
       "box {}x{} (rows x cols of the input), vectors of {}/{} elements in/out, {} slots per thread, {} (the "
       "layout with the fewest wavefronts); the SASS of permute_packed_kernel has one STS per input vector and one "
       "LDS per element of an output vector",
-      k.tile_rows, k.tile_cols, p->vin, p->vout, kSlots, layout);
+      k.tile_rows, k.tile_cols, p->vin, p->vout, slots, layout);
   *out = std::move(k);
   return status::kSuccess;
 }

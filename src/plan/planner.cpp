@@ -25,6 +25,18 @@ struct candidate {
 // configure accepts the problem; an earlier one that needs 16-byte aligned pointers keeps the next
 // acceptable one as its fallback for misaligned pointers. The reasons name the measurement behind
 // each choice (docs/performance.md, H200).
+// Whether permute_packed moves 16-byte vectors on both sides of a 2-D view: the extents, leading
+// dims and batch strides are whole numbers of 16 bytes (its side_vector rule, gpu/packed_tile.cpp,
+// seen through the matrix view).
+bool packs_full_vectors(const plan_data& pd) {
+  const auto& m = pd.mat;
+  const std::int64_t v = 16 / pd.prob.elem_bytes;
+  bool ok = m.rows % v == 0 && m.cols % v == 0 && m.ld_in % v == 0 && m.ld_out % v == 0;
+  if (m.batch_rank <= 1) return ok && m.bs_in % v == 0 && m.bs_out % v == 0;
+  for (int k = 0; k < m.batch_rank && ok; ++k) ok = m.batch_in[k] % v == 0 && m.batch_out[k] % v == 0;
+  return ok;
+}
+
 std::vector<candidate> auto_candidates(const plan_data& pd) {
   if (pd.where == backend::kCpu)
     return {{"cpu_blocked", "CPU: blocked SIMD tiles, 75-93% of memcpy at 8192^2 f32 vs 3% for cpu_naive (docs/cpu.md)"}};
@@ -34,7 +46,25 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
     case problem_class::kTranspose2d:
     case problem_class::kTransposeNd: {
       const auto& m = pd.mat;
+      const int s = pd.prob.elem_bytes;
       std::vector<candidate> c;
+      // permute_packed with 16-byte vectors on both sides against the kernel auto ran before it.
+      // H200 2026-11-29 (docs/performance.md "Vectors in permute_packed"), % of copy:
+      //   100000 x 32x48, 1/2/4/8/16 B: 51.3/70.6/89.0/91.6/87.2 vs narrow 34.0/54.0/82.4/87.8/97.2;
+      //   4096 x 256x384: i8 53.8 vs reg_tile 36.8; 2-16 B fast_tile 96.9-99.7 vs 50.6-92.3;
+      //   16384^2: f32 91.0 vs fast_tile 86.9, c128 90.5 vs 88.5; f64 77.0 vs 87.5, f16 64.8 vs
+      //   87.8, i8 54.6 vs reg_tile 87.2 (16 gathered byte loads per 16-byte store cost more there).
+      constexpr std::int64_t kLargeBytes = std::int64_t{256} << 20;
+      if (packs_full_vectors(pd)) {
+        if (m.batch > 1 && ((std::min(m.rows, m.cols) <= 64 && s < 16) || s == 1))
+          c.push_back({"permute_packed", "batch of small matrices, 16-byte vectors both ways: packed boxes over "
+                                         "several matrices (H200: 51-92% of copy where narrow and reg_tile ran "
+                                         "34-88%)"});
+        else if (m.batch == 1 && (s == 4 || s == 16) && std::min(m.rows, m.cols) > 64 &&
+                 pd.prob.count() * s >= kLargeBytes)
+          c.push_back({"permute_packed", "large 4- or 16-byte matrix, 16-byte vectors both ways: packed boxes (H200 "
+                                         "16384^2: 91.0 / 90.5% of copy vs fast_tile 86.9 / 88.5%)"});
+      }
       // Short contiguous dims inside a permutation (more than one batch dim, or a batch around
       // them): fold them with their neighbours rather than run mostly-empty tiles.
       // H200 2026-11-29, suite f32 (docs/performance.md): permute_packed 21-100% of copy where the

@@ -60,7 +60,8 @@ std::string emulate(const problem& pr, const packed_params& p) {
   std::vector<std::int64_t> stamp(p.smem_elems, -1);
   if (p.volume % p.vin || p.volume % p.vout) return "the volume is not a number of vectors";
   const int in_vectors = p.volume / p.vin, out_vectors = p.volume / p.vout;
-  if (in_vectors > kPackedSlots * kPackedThreads || out_vectors > kPackedSlots * kPackedThreads)
+  if (p.slots != packed_slots(p.vin * pr.elem_bytes, p.vout * pr.elem_bytes)) return "slots disagree with the widths";
+  if (in_vectors > p.slots * kPackedThreads || out_vectors > p.slots * kPackedThreads)
     return "the box needs more slots than the threads have";
   std::vector<packed_slot> table(p.volume);
   for (int q = 0; q < p.volume; ++q) {

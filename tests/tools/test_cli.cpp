@@ -117,11 +117,15 @@ TEST(Cli, PlanPrintsOneLine) {
   expect_one_line_error({"plan", "--shape", "10x10", "--device", "cpu", "--variant", "warp"}, "warp");
 #ifdef XPOSE_HAS_CUDA  // a build without the GPU backend has no GPU variants to plan
   // GPU plans work without a GPU too (for an H200 description, said on stderr): the choice of a
-  // narrow shape is the narrow kernel, of a large f32 matrix fast_tile, of a 1-byte one reg_tile.
+  // narrow shape is the narrow kernel, of a large f32 matrix permute_packed with 16-byte vectors,
+  // of a large f64 one fast_tile, of a 1-byte one reg_tile.
   r = run_cli({"plan", "--shape", "4x40000000", "--dtype", "f32"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("narrow on gpu", 0), 0u) << r.out;
   r = run_cli({"plan", "--shape", "16384x16384", "--dtype", "f32"});
+  EXPECT_EQ(r.out.rfind("permute_packed on gpu", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("vectors 4/4"), std::string::npos) << r.out;
+  r = run_cli({"plan", "--shape", "16384x16384", "--dtype", "f64"});
   EXPECT_EQ(r.out.rfind("fast_tile on gpu", 0), 0u) << r.out;
   r = run_cli({"plan", "--shape", "16384x16384", "--dtype", "i8"});
   EXPECT_EQ(r.out.rfind("reg_tile on gpu", 0), 0u) << r.out;

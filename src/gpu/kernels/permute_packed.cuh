@@ -28,16 +28,16 @@ namespace xpose::detail::gpu {
 //   VI, VO: the vector widths p.vin and p.vout (elements); 1 on a side moves one element per
 //     access, as the kernel did before vectors (scalar plans run unaligned pointers);
 //   MinBlocks: blocks per SM the register allocation must allow (0: the compiler's choice).
-// Each thread owns kPackedSlots input vectors (slot u = thread + j * 256 moves input-order
-// elements u * VI .. u * VI + VI - 1, one load and one shared store) and kPackedSlots output
+//   E: slots per thread, p.slots (packed_slots in packed_tile.hpp).
+// Each thread owns E input vectors (slot u = thread + j * 256 moves input-order
+// elements u * VI .. u * VI + VI - 1, one load and one shared store) and E output
 // vectors (slot o moves output-order elements o * VO .., VO shared loads along the output's fastest
 // box dim, out_fast_pitch apart in the input-ordered shared array, packed into one store).
-template <class T, int VI, int VO, int MinBlocks>
+template <class T, int VI, int VO, int E, int MinBlocks>
 __global__ void __launch_bounds__(kPackedThreads, MinBlocks > 0 ? MinBlocks : 1)
     permute_packed_kernel(const T* __restrict__ in, T* __restrict__ out, packed_params p) {
   using in_word = typename word_of<VI * sizeof(T)>::type;
   using out_word = typename word_of<VO * sizeof(T)>::type;
-  constexpr int E = kPackedSlots;
   extern __shared__ uint4 packed_smem_raw[];  // uint4: aligned for every word type
   T* tile = reinterpret_cast<T*>(packed_smem_raw);
   const int tid = static_cast<int>(threadIdx.x);
