@@ -99,7 +99,7 @@ status run_permute_packed(const plan_data& pd, const void* in, void* out, CUstre
   return with_word(w, [&]<class T>() -> status {
     return with_width<T>(p.vin, [&]<int VI>() -> status {
       return with_width<T>(p.vout, [&]<int VO>() -> status {
-        constexpr int kSlots = packed_slots(VI * sizeof(T), VO * sizeof(T));  // the only one planned
+        constexpr int kSlots = packed_slots(VI, VO, sizeof(T));  // the only one planned
         if (p.slots != kSlots) return status::kVariantNotApplicable;
         return launch_packed<T, VI, VO, kSlots>(p, pd, in, out, s, why);
       });

@@ -76,30 +76,75 @@ std::int64_t side_run(const problem& pr, const std::vector<int>& order, const st
   return run;
 }
 
-// The widest input vector (elements, a power of two, at most 16 bytes) a box allows. The input
-// side stores its vectors to the input-ordered shared array as they are, so a vector may span
-// several dims: it only has to lie inside the box's contiguous input run (dims from stride 1, whole
-// but for the last) and start aligned in every tile, so the run, every stride outside it and, when
-// the run's last dim is cut, that dim's full span must be multiples of it.
-int input_width(const problem& pr, const std::vector<int>& in_order, const std::vector<std::int64_t>& t) {
-  std::vector<bool> in_run(pr.rank, false);
+// A side's contiguous run in a box: box dims in that side's stride order from stride 1, each
+// starting where the previous ends, whole but for the last. Returns the run's dims, fastest first.
+std::vector<int> run_dims(const problem& pr, const std::vector<int>& order, const std::vector<std::int64_t>& t,
+                          bool in_side) {
+  std::vector<int> dims;
   std::int64_t run = 1;
-  int last = kPackedNoDim;
-  for (int d : in_order) {
+  for (int d : order) {
     if (t[d] == 1) continue;
-    if (pr.dims[d].in_stride != run) break;
-    in_run[d] = true;
+    if ((in_side ? pr.dims[d].in_stride : pr.dims[d].out_stride) != run) break;
+    dims.push_back(d);
     run *= t[d];
-    last = d;
     if (t[d] != pr.dims[d].extent) break;
   }
-  if (last == kPackedNoDim) return 1;
+  return dims;
+}
+
+// Whether vectors of v elements fit a side's run: they lie inside it and start aligned in every
+// tile, so the run, every stride outside it and, when the run's last dim is cut, that dim's full
+// span are multiples of v.
+bool vectors_fit(const problem& pr, const std::vector<int>& run, const std::vector<std::int64_t>& t, bool in_side,
+                 int v) {
+  std::int64_t length = 1;
+  for (int d : run) length *= t[d];
+  bool ok = length % v == 0;
+  for (int k = 0; k < pr.rank && ok; ++k)
+    if (std::find(run.begin(), run.end(), k) == run.end())
+      ok = (in_side ? pr.dims[k].in_stride : pr.dims[k].out_stride) % v == 0;
+  const int last = run.back();
+  if (ok && t[last] != pr.dims[last].extent)
+    ok = pr.dims[last].extent * (in_side ? pr.dims[last].in_stride : pr.dims[last].out_stride) % v == 0;
+  return ok;
+}
+
+// The widest input vector (elements, a power of two, at most 16 bytes) a box allows. The input
+// side stores its vectors to the input-ordered shared array as they are, so a vector may span
+// several dims of the run.
+int input_width(const problem& pr, const std::vector<int>& in_order, const std::vector<std::int64_t>& t) {
+  const auto run = run_dims(pr, in_order, t, true);
+  if (run.empty()) return 1;
+  for (int v = 16 / pr.elem_bytes; v > 1; v /= 2)
+    if (vectors_fit(pr, run, t, true, v)) return v;
+  return 1;
+}
+
+// The widest output vector a box allows, and how its elements are gathered (*p's gather fields,
+// when p is given): the vector spans the first L dims of the output run, L the first count whose
+// tile extents multiply to a multiple of v (a vector aligned to v never crosses that product);
+// L = 1 is one dim (gather_levels 0), more need L <= kPackedGatherLevels and extents below 256.
+int output_width(const problem& pr, const std::vector<int>& out_order, const std::vector<std::int64_t>& t,
+                 packed_params* p) {
+  const auto run = run_dims(pr, out_order, t, false);
+  if (run.empty()) return 1;
   for (int v = 16 / pr.elem_bytes; v > 1; v /= 2) {
-    bool ok = run % v == 0;
-    for (int k = 0; k < pr.rank && ok; ++k)
-      if (!in_run[k]) ok = pr.dims[k].in_stride % v == 0;
-    if (ok && t[last] != pr.dims[last].extent) ok = pr.dims[last].extent * pr.dims[last].in_stride % v == 0;
-    if (ok) return v;
+    if (!vectors_fit(pr, run, t, false, v)) continue;
+    std::int64_t product = 1;
+    int levels = 0;
+    bool ok = true;
+    while (product % v != 0) {  // the run's length is a multiple of v, so this ends inside it
+      const int d = run[levels];
+      ok = ok && levels < kPackedGatherLevels && t[d] < 256;
+      product *= t[d];
+      ++levels;
+    }
+    if (!ok) continue;
+    if (p) {
+      p->gather_levels = levels > 1 ? levels : 0;
+      for (int k = 0; k < levels && levels > 1; ++k) p->gather_t[k] = static_cast<int>(t[run[k]]);
+    }
+    return v;
   }
   return 1;
 }
@@ -182,8 +227,8 @@ std::int64_t packed_wavefronts(const packed_params& p, int elem_bytes) {
       for (int l = 0; l < model::kWarpSize; ++l) {
         const int o = w0 + l;
         const bool active = o < out_vectors;
-        fill(l, active, active ? packed_smem_index(p, packed_slot_of(p, o * p.vout).pos + i * p.out_fast_pitch) : 0,
-             elem_bytes);
+        const packed_slot b = packed_slot_of(p, active ? o * p.vout : 0);
+        fill(l, active, active ? packed_smem_index(p, packed_gather_pos(p, b.pos, b.gather, i)) : 0, elem_bytes);
       }
       total += model::count_wavefronts(model::smem_op::kLoad, elem_bytes, lanes).wavefronts;
     }
@@ -203,19 +248,17 @@ bool packed_plan(const problem& pr, bool vectors, packed_params* out, const char
   std::vector<std::int64_t> quantum(pr.rank, 1);  // tile extents stay multiples of the widths
   if (vin_max > 1) quantum[in_fast] = vin_max;
   if (vout_max > 1) quantum[out_fast] = std::max<std::int64_t>(quantum[out_fast], vout_max);
-  // The widths a box gets: the input side's from its contiguous run (input_width); the output side
-  // keeps its vector when its fastest dim's tile extent is a multiple (its elements are gathered
-  // from shared memory one stride apart, so it stays on one dim).
+  // The widths a box gets, from each side's contiguous run (input_width, output_width).
   auto widths = [&](const std::vector<std::int64_t>& t) {
     const int vi = vectors ? input_width(pr, in_order, t) : 1;
-    const int vo = vout_max > 1 && t[out_fast] % vout_max == 0 ? vout_max : 1;
+    const int vo = vectors ? output_width(pr, out_order, t, nullptr) : 1;
     return std::pair{vi, vo};
   };
   auto capacity = [&](int vi, int vo) {  // elements a box may hold with these widths
-    return std::int64_t{kPackedThreads} * packed_slots(vi * s, vo * s) * std::min(vi, vo);
+    return std::int64_t{kPackedThreads} * packed_slots(vi, vo, s) * std::min(vi, vo);
   };
   std::int64_t max_volume = 0;
-  for (int vi = 1; vi <= 16 / s; vi *= 2) max_volume = std::max(max_volume, capacity(vi, std::min(vi, vout_max)));
+  for (int vi = 1; vi <= 16 / s; vi *= 2) max_volume = std::max(max_volume, capacity(vi, vi));
 
   // Scan run targets (the box grows with the target, not always smoothly) and keep the box with the
   // best estimated efficiency among those whose vectors fit the slots of each thread.
@@ -283,9 +326,13 @@ bool packed_plan(const problem& pr, bool vectors, packed_params* out, const char
     }
   }
   std::tie(p.vin, p.vout) = widths(best_t);
-  p.slots = packed_slots(p.vin * s, p.vout * s);
+  p.slots = packed_slots(p.vin, p.vout, s);
   p.pad_unit = p.vin;
-  if (p.vout > 1) p.out_fast_pitch = p.pitch[out_fast];
+  if (p.vout > 1) {
+    output_width(pr, out_order, best_t, &p);
+    p.out_fast_pitch = p.pitch[p.out_order[0]];
+    for (int k = 0; k < p.gather_levels; ++k) p.gather_pitch[k] = p.pitch[p.out_order[k]];
+  }
   p.run_in = static_cast<int>(side_run(pr, in_order, best_t, true));  // for the plan's summary
   p.run_out = static_cast<int>(side_run(pr, out_order, best_t, false));
 

@@ -48,19 +48,22 @@ struct fast_div {
 };
 
 inline constexpr int kPackedThreads = 256;  // one block: 8 warps
-// Vector slots per thread on each side, a kernel template (packed_params::slots): 4, or 8 when
-// both sides move words of at most 4 bytes. A box holds at most slots * 256 vectors of the
-// narrower side's width. The packed-knob experiment (docs/results/packed-experiment-2026-11-29.txt,
+// Vector slots per thread on each side, a kernel template (packed_params::slots): 8 when both
+// sides move single elements of at most 4 bytes, else 4. A box holds at most slots * 256 vectors
+// of the narrower side's width. The packed-knob experiment (docs/results/packed-experiment-2026-11-29.txt,
 // one element per access) had 16 slots lose to 4 or 8 everywhere (16384^2 f32 53% with 4 vs 20%
 // with 16, rank-6 reversal f32 51% with 8 vs 20% with 16: the slot tables and values of 16 slots
 // cost the occupancy). A first vector build with 4 slots for every width lost against the 8 slots
 // it replaced on 4-byte scalar boxes ([6,7,19,17,3,14,21,5] perm 7,6,0,4,3,2,5,1 f32 39.7 -> 16.1%
-// of copy, H200 2026-11-29); 8 slots of 16-byte vectors would need 64 registers for the values.
+// of copy, H200 2026-11-29; 45.4% with 8 slots in the next run). With vectors, 8 slots spill
+// under the 64-register cap of 4 blocks per SM (cuobjdump --dump-resource-usage, nvcc 13.0:
+// 56-72 bytes of stack for 2- and 4-byte words, 8 for single elements), so vectors keep 4.
 inline constexpr int kPackedSlotsWide = 4, kPackedSlotsNarrow = 8;
-constexpr int packed_slots(int in_bytes, int out_bytes) {
-  return in_bytes <= 4 && out_bytes <= 4 ? kPackedSlotsNarrow : kPackedSlotsWide;
+constexpr int packed_slots(int vin, int vout, int elem_bytes) {
+  return vin == 1 && vout == 1 && elem_bytes <= 4 ? kPackedSlotsNarrow : kPackedSlotsWide;
 }
 inline constexpr int kPackedNoDim = -1;
+inline constexpr int kPackedGatherLevels = 4;  // output-order dims an output vector may span (8 bits each)
 inline constexpr std::uint32_t kPackedNoLimit = 0x10000;  // above any 16-bit tile coordinate
 
 struct packed_params {
@@ -85,13 +88,21 @@ struct packed_params {
   int vin_log = 0, swz_shift = 0, swz_mask = 0;
   // Vector widths in elements (powers of two, vin * elem_bytes <= 16): input slot u moves elements
   // u * vin .. u * vin + vin - 1 in input order as one load and one shared store, output slot o
-  // moves o * vout .. in output order as vout shared loads and one store. A width > 1 needs the
-  // side's fastest box dim (in_fast / out_fast) at stride 1 with extent and tile extent multiples
-  // of it and every other stride a multiple of it (packed_plan), and pointers aligned to
-  // width * elem_bytes (checked at launch; the scalar plan runs otherwise).
+  // moves o * vout .. in output order as vout shared loads and one store. A vector lies inside its
+  // side's contiguous run of the box (dims from stride 1, whole but for the last) and starts
+  // aligned in every tile: the run, every stride outside it and a cut run dim's span are multiples
+  // of it (packed_plan), and pointers are aligned to width * elem_bytes (checked at launch; the
+  // scalar plan runs otherwise).
   int vin = 1, vout = 1;
-  int slots = kPackedSlotsWide;                   // slots per thread: packed_slots(vin * size, vout * size)
-  int out_fast_pitch = 0;                         // input-order slot stride of the output's fastest box dim
+  int slots = kPackedSlotsWide;                   // slots per thread: packed_slots(vin, vout, size)
+  // An output vector's elements are gathered from the input-ordered shared array. Along one dim
+  // (gather_levels 0) they are out_fast_pitch apart; across several (the run's first dims are
+  // shorter than the vector, or do not divide it) the kernel steps through the first
+  // gather_levels output-order box dims, carrying like an odometer (packed_gather_next): tile
+  // extents gather_t (< 256, 8-bit coordinates), input-order pitches gather_pitch.
+  int out_fast_pitch = 0;
+  int gather_levels = 0;
+  int gather_t[kPackedGatherLevels] = {}, gather_pitch[kPackedGatherLevels] = {};
   int cut_a = kPackedNoDim, cut_b = kPackedNoDim; // the dims whose extent the tile does not divide
   // For each cut dim (a, b): its slot strides in input and output order and its tile extent, as
   // divisors, so a slot's coordinate along it is (q / stride) % t (packed_cut_coords).
@@ -105,6 +116,7 @@ struct packed_slot {
   std::int32_t in_rel = 0, out_rel = 0;
   std::int32_t s_in = 0, s_out = 0;
   std::int32_t pos = 0;  // the output-order slot's position in input order (s_out before padding)
+  std::uint32_t gather = 0;  // its coordinates along the first gather_levels output-order dims, 8 bits each
   std::uint32_t cut_in = 0, cut_out = 0;
 };
 
@@ -137,12 +149,36 @@ XPOSE_HD inline packed_slot packed_slot_of(const packed_params& p, int q) {
     rem /= p.t[d];
     s.out_rel += static_cast<std::int32_t>(c * p.out_stride[d]);
     pos += c * p.pitch[d];
+    if (i < p.gather_levels) s.gather |= static_cast<std::uint32_t>(c) << (8 * i);
     if (d == p.cut_a) s.cut_out |= static_cast<std::uint32_t>(c);
     if (d == p.cut_b) s.cut_out |= static_cast<std::uint32_t>(c) << 16;
   }
   s.pos = pos;
   s.s_out = packed_smem_index(p, pos);
   return s;
+}
+
+// Advances (*pos, *coords) from one output-order element to the next, through the first
+// gather_levels output-order box dims; a vector never carries out of the last (packed_plan).
+XPOSE_HD inline void packed_gather_next(const packed_params& p, int* pos, std::uint32_t* coords) {
+  for (int k = 0; k < p.gather_levels; ++k) {
+    const int shift = 8 * k;
+    *pos += p.gather_pitch[k];
+    if (((*coords >> shift) & 0xffu) + 1 < static_cast<std::uint32_t>(p.gather_t[k])) {
+      *coords += 1u << shift;
+      return;
+    }
+    *pos -= p.gather_t[k] * p.gather_pitch[k];
+    *coords &= ~(0xffu << shift);
+  }
+}
+
+// The unpadded input-order position of element i of the output vector whose first element has
+// position pos and gather coordinates coords (the kernel steps instead of calling this per i).
+XPOSE_HD inline int packed_gather_pos(const packed_params& p, int pos, std::uint32_t coords, int i) {
+  if (p.gather_levels == 0) return pos + i * p.out_fast_pitch;
+  for (int n = 0; n < i; ++n) packed_gather_next(p, &pos, &coords);
+  return pos;
 }
 
 // The slot's coordinates along the cut dims (a in bits 0-15, b in bits 16-31) as the input-order

@@ -318,25 +318,30 @@ status make_permute_packed(int, int, int elem_bytes, const problem_2d& shape, ke
                               if (u >= p->volume / p->vin) return std::nullopt;
                               return smem_coord{0, detail::gpu::packed_smem_index(*p, u * p->vin)};
                             }});
-  // Output vector o = tx + 256 j loads its vout elements (trip = j * vout + i), out_fast_pitch apart.
+  // Output vector o = tx + 256 j loads its vout elements (trip = j * vout + i): out_fast_pitch
+  // apart, or stepped through the dims the vector spans (packed_gather_next).
   k.instructions.push_back({p->vout == 1 ? std::string("dst[out_rel[j]] = tile[s_out[j]]   (slots inside the matrix)")
-                                         : fmt::format("e[i] = tile[index(pos[j] + i * {})], i < {}   (slots inside "
-                                                       "the matrix)",
-                                                       p->out_fast_pitch, p->vout),
+                            : p->gather_levels == 0
+                                ? fmt::format("e[i] = tile[index(pos[j] + i * {})], i < {}   (slots inside the matrix)",
+                                              p->out_fast_pitch, p->vout)
+                                : fmt::format("e[i] = tile[index(pos)], pos stepped over {} dims, i < {}   (slots "
+                                              "inside the matrix)",
+                                              p->gather_levels, p->vout),
                             smem_op::kLoad, slots * p->vout, 0,
                             [p, rdim, cdim](const lane_ctx& c) -> std::optional<smem_coord> {
                               const int j = c.trip / p->vout, i = c.trip % p->vout;
                               const int o = c.tx + j * detail::gpu::kPackedThreads;
                               if (o >= p->volume / p->vout) return std::nullopt;
-                              int rem = o * p->vout, cr = 0, cc = 0;
-                              for (int n = 0; n < p->n_box; ++n) {  // the vector's first element in output order
+                              int rem = o * p->vout + i, cr = 0, cc = 0;
+                              for (int n = 0; n < p->n_box; ++n) {  // the element's coordinates, output order
                                 const int dd = p->out_order[n], v = rem % p->t[dd];
                                 rem /= p->t[dd];
                                 if (dd == rdim) cr = v;
                                 if (dd == cdim) cc = v;
                               }
-                              if (cr + i >= c.valid.rows || cc >= c.valid.cols) return std::nullopt;
-                              const int pos = detail::gpu::packed_slot_of(*p, o * p->vout).pos + i * p->out_fast_pitch;
+                              if (cr >= c.valid.rows || cc >= c.valid.cols) return std::nullopt;
+                              const auto b = detail::gpu::packed_slot_of(*p, o * p->vout);
+                              const int pos = detail::gpu::packed_gather_pos(*p, b.pos, b.gather, i);
                               return smem_coord{0, detail::gpu::packed_smem_index(*p, pos)};
                             }});
   const std::string layout =

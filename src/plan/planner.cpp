@@ -48,22 +48,36 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       const auto& m = pd.mat;
       const int s = pd.prob.elem_bytes;
       std::vector<candidate> c;
-      // permute_packed with 16-byte vectors on both sides against the kernel auto ran before it.
+      // permute_packed with 16-byte vectors on both sides against the kernel auto ran before it,
       // H200 2026-11-29 (docs/performance.md "Vectors in permute_packed"), % of copy:
       //   100000 x 32x48, 1/2/4/8/16 B: 51.3/70.6/89.0/91.6/87.2 vs narrow 34.0/54.0/82.4/87.8/97.2;
-      //   4096 x 256x384: i8 53.8 vs reg_tile 36.8; 2-16 B fast_tile 96.9-99.7 vs 50.6-92.3;
-      //   16384^2: f32 91.0 vs fast_tile 86.9, c128 90.5 vs 88.5; f64 77.0 vs 87.5, f16 64.8 vs
-      //   87.8, i8 54.6 vs reg_tile 87.2 (16 gathered byte loads per 16-byte store cost more there).
+      //   suite NCHW -> NHWC (64 batches of 64 x 16384) f16/f32/f64 75.5/90.5/90.2 vs narrow
+      //   52.2/83.4/82.3; NHWC -> NCHW (16384 x 64) 75.2/86.6/90.9 vs narrow 63.6/87.5/92.4;
+      //   the rank-4 reversal (batch of 2 dims, fast_tile) f16/f64 71.0/79.7 vs 86.0/85.8: so
+      //   for 2- to 8-byte elements packed takes narrow's batches (one batch dim), not fast_tile's.
+      //   1-byte batches: 4096 x 256x384 53.8 vs reg_tile 36.8, reversals of rank 4/5 (batches of
+      //   several dims) 51.4/53.9 vs reg_tile 8.4/2.0, but 512 x 512x512 54.3 vs reg_tile 83.1 and
+      //   512 x 1024x128 53.5 vs 85.8: packed below 128 Ki-element matrices (the measured
+      //   boundary lies between 96 Ki and 128 Ki), short sides under 64 and multi-dim batches.
+      //   16384^2: f32 91.0 / 90.6 (two runs) vs fast_tile 86.9; f64 77.0 vs 87.5, f16 64.8 vs 87.8,
+      //   i8 54.6 vs reg_tile 87.2 (16 gathered byte loads per 16-byte store cost more there);
+      //   c128 90.5 / 91.6 vs fast_tile 88.5 and tiled 90.8, but 10007x9973 c128 75.0 vs tiled
+      //   84.6 (one element per access: no vector to gain), so c128 stays with the 2-D kernels.
       constexpr std::int64_t kLargeBytes = std::int64_t{256} << 20;
+      constexpr std::int64_t kByteMatrixElems = 128 * 1024;
+      const std::int64_t short_side = std::min(m.rows, m.cols);
       if (packs_full_vectors(pd)) {
-        if (m.batch > 1 && ((std::min(m.rows, m.cols) <= 64 && s < 16) || s == 1))
-          c.push_back({"permute_packed", "batch of small matrices, 16-byte vectors both ways: packed boxes over "
-                                         "several matrices (H200: 51-92% of copy where narrow and reg_tile ran "
-                                         "34-88%)"});
-        else if (m.batch == 1 && (s == 4 || s == 16) && std::min(m.rows, m.cols) > 64 &&
-                 pd.prob.count() * s >= kLargeBytes)
-          c.push_back({"permute_packed", "large 4- or 16-byte matrix, 16-byte vectors both ways: packed boxes (H200 "
-                                         "16384^2: 91.0 / 90.5% of copy vs fast_tile 86.9 / 88.5%)"});
+        if (s == 1 && m.batch > 1 && (m.batch_rank > 1 || short_side < 64 || m.rows * m.cols < kByteMatrixElems))
+          c.push_back({"permute_packed", "batch of small 1-byte matrices, 16-byte vectors both ways: packed boxes "
+                                         "over several matrices (H200: 51-54% of copy where reg_tile and narrow "
+                                         "ran 2-37%)"});
+        else if (s > 1 && s < 16 && m.batch > 1 && m.batch_rank <= 1 && short_side <= 64)
+          c.push_back({"permute_packed", "batch of matrices with a short side, 16-byte vectors both ways: packed "
+                                         "boxes over several matrices (H200: 71-92% of copy where narrow ran "
+                                         "52-88%)"});
+        else if (m.batch == 1 && s == 4 && short_side > 64 && pd.prob.count() * s >= kLargeBytes)
+          c.push_back({"permute_packed", "large 4-byte matrix, 16-byte vectors both ways: packed boxes (H200 "
+                                         "16384^2: 91.0% of copy vs fast_tile 86.9%)"});
       }
       // Short contiguous dims inside a permutation (more than one batch dim, or a batch around
       // them): fold them with their neighbours rather than run mostly-empty tiles.

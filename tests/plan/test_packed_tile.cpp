@@ -60,7 +60,7 @@ std::string emulate(const problem& pr, const packed_params& p) {
   std::vector<std::int64_t> stamp(p.smem_elems, -1);
   if (p.volume % p.vin || p.volume % p.vout) return "the volume is not a number of vectors";
   const int in_vectors = p.volume / p.vin, out_vectors = p.volume / p.vout;
-  if (p.slots != packed_slots(p.vin * pr.elem_bytes, p.vout * pr.elem_bytes)) return "slots disagree with the widths";
+  if (p.slots != packed_slots(p.vin, p.vout, pr.elem_bytes)) return "slots disagree with the widths";
   if (in_vectors > p.slots * kPackedThreads || out_vectors > p.slots * kPackedThreads)
     return "the box needs more slots than the threads have";
   std::vector<packed_slot> table(p.volume);
@@ -85,7 +85,7 @@ std::string emulate(const problem& pr, const packed_params& p) {
   for (int o = 0; o < out_vectors; ++o) {
     const packed_slot& b = table[o * p.vout];
     for (int i = 0; i < p.vout; ++i) {
-      const int index = p.vout == 1 ? b.s_out : packed_smem_index(p, b.pos + i * p.out_fast_pitch);
+      const int index = p.vout == 1 ? b.s_out : packed_smem_index(p, packed_gather_pos(p, b.pos, b.gather, i));
       if (table[o * p.vout + i].out_rel != b.out_rel + i || index != table[o * p.vout + i].s_out)
         return "output vector " + std::to_string(o) + " is not contiguous";
     }
@@ -140,7 +140,7 @@ problem permuted(std::vector<std::int64_t> extents, std::vector<int> perm, int e
 
 TEST(PackedTile, RandomPermutationsMoveEveryElementOnce) {
   std::mt19937_64 rng(20261129);
-  int planned = 0, vectorised = 0;
+  int planned = 0, vectorised = 0, gathered = 0;
   for (int c = 0; c < 300; ++c) {
     const int rank = 1 + static_cast<int>(rng() % 8);
     const int eb = 1 << (rng() % 5);
@@ -165,12 +165,14 @@ TEST(PackedTile, RandomPermutationsMoveEveryElementOnce) {
       EXPECT_LE(p.vout * eb, 16);
       if (!vectors) EXPECT_EQ(p.vin * p.vout, 1);
       vectorised += p.vin > 1 || p.vout > 1;
+      gathered += p.gather_levels > 0;
       EXPECT_EQ(emulate(pr, p), "") << (vectors ? "vectors" : "scalar");
     }
     ++planned;
   }
   EXPECT_GT(planned, 200);
   EXPECT_GT(vectorised, 50);  // the random extents give both widths often enough to test them
+  EXPECT_GT(gathered, 10);    // and output vectors across several dims
 }
 
 TEST(PackedTile, StridedInputAndOutput) {
@@ -226,7 +228,8 @@ TEST(PackedTile, VectorWidthsFollowExtentsAndStrides) {
       {{1000, 1200}, {1, 0}, 2, 8, 8},
       {{1000, 32, 48}, {0, 2, 1}, 1, 16, 16},        // a batch of 32 x 48: 48 = 16 * 3, 32
       {{5, 7, 9}, {2, 1, 0}, 4, 1, 1},                // odd extents: no vector divides any run
-      {{5, 6, 7}, {2, 1, 0}, 4, 2, 1},                // an input vector across dims: the run 7 x 6 x 5
+      {{5, 6, 7}, {2, 1, 0}, 4, 2, 2},                // vectors across dims: runs 7 x 6 x 5 and 5 x 6 x 7
+      {{300, 6, 34}, {0, 2, 1}, 4, 4, 4},             // 300 batches of 6 x 34: output vectors over 6 x 34
       {{607, 184, 6}, {0, 2, 1}, 4, 4, 4},            // input run 6 x 184 (or more), output 184 = 8 x 23
       {{2, 16, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}, 8, 2, 2},
   };
@@ -239,6 +242,7 @@ TEST(PackedTile, VectorWidthsFollowExtentsAndStrides) {
     EXPECT_EQ(p.vin, k.vin);
     EXPECT_EQ(p.vout, k.vout);
     EXPECT_EQ(emulate(pr, p), "");
+    if (k.ext[0] == 300) EXPECT_EQ(p.gather_levels, 2);  // 6 elements, then the next dim
   }
   xpose::permute_desc d;  // an input row pitch of 21 elements: no input vectors, output ones stay
   d.extents = {64, 16};

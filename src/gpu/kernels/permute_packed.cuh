@@ -31,8 +31,9 @@ namespace xpose::detail::gpu {
 //   E: slots per thread, p.slots (packed_slots in packed_tile.hpp).
 // Each thread owns E input vectors (slot u = thread + j * 256 moves input-order
 // elements u * VI .. u * VI + VI - 1, one load and one shared store) and E output
-// vectors (slot o moves output-order elements o * VO .., VO shared loads along the output's fastest
-// box dim, out_fast_pitch apart in the input-ordered shared array, packed into one store).
+// vectors (slot o moves output-order elements o * VO .., VO shared loads packed into one store:
+// out_fast_pitch apart in the input-ordered shared array when the vector lies along one dim, else
+// stepped through the output-order dims it spans by packed_gather_next).
 template <class T, int VI, int VO, int E, int MinBlocks>
 __global__ void __launch_bounds__(kPackedThreads, MinBlocks > 0 ? MinBlocks : 1)
     permute_packed_kernel(const T* __restrict__ in, T* __restrict__ out, packed_params p) {
@@ -45,6 +46,7 @@ __global__ void __launch_bounds__(kPackedThreads, MinBlocks > 0 ? MinBlocks : 1)
   // The slot tables, once per block. The cut coordinates of edge tiles are recomputed when needed.
   // s_out holds the shared index of a scalar output slot, the unpadded position of a vector one.
   std::int32_t in_rel[E], s_in[E], out_rel[E], s_out[E];
+  std::uint32_t g_out[E];  // gather coordinates of a vector output slot (packed_slot::gather)
   std::uint32_t used_in = 0, used_out = 0;  // bit j: slot j lies inside the box
   const int in_vectors = p.volume / VI, out_vectors = p.volume / VO;
 #pragma unroll
@@ -54,7 +56,7 @@ __global__ void __launch_bounds__(kPackedThreads, MinBlocks > 0 ? MinBlocks : 1)
     in_rel[j] = a.in_rel, s_in[j] = a.s_in;
     used_in |= (u < in_vectors ? 1u : 0u) << j;
     const packed_slot b = packed_slot_of(p, u < out_vectors ? u * VO : 0);
-    out_rel[j] = b.out_rel, s_out[j] = VO == 1 ? b.s_out : b.pos;
+    out_rel[j] = b.out_rel, s_out[j] = VO == 1 ? b.s_out : b.pos, g_out[j] = b.gather;
     used_out |= (u < out_vectors ? 1u : 0u) << j;
   }
 
@@ -84,8 +86,18 @@ __global__ void __launch_bounds__(kPackedThreads, MinBlocks > 0 ? MinBlocks : 1)
           dst[out_rel[j]] = tile[s_out[j]];
         } else {
           T e[VO];
+          if (p.gather_levels == 0) {
 #pragma unroll
-          for (int i = 0; i < VO; ++i) e[i] = tile[packed_smem_index(p, s_out[j] + i * p.out_fast_pitch)];
+            for (int i = 0; i < VO; ++i) e[i] = tile[packed_smem_index(p, s_out[j] + i * p.out_fast_pitch)];
+          } else {
+            int pos = s_out[j];
+            std::uint32_t coords = g_out[j];
+#pragma unroll
+            for (int i = 0; i < VO; ++i) {
+              e[i] = tile[packed_smem_index(p, pos)];
+              if (i + 1 < VO) packed_gather_next(p, &pos, &coords);
+            }
+          }
           out_word w;
           memcpy(&w, e, sizeof w);
           *reinterpret_cast<out_word*>(dst + out_rel[j]) = w;
