@@ -123,7 +123,8 @@ int input_width(const problem& pr, const std::vector<int>& in_order, const std::
 // The widest output vector a box allows, and how its elements are gathered (*p's gather fields,
 // when p is given): the vector spans the first L dims of the output run, L the first count whose
 // tile extents multiply to a multiple of v (a vector aligned to v never crosses that product);
-// L = 1 is one dim (gather_levels 0), more need L <= kPackedGatherLevels and extents below 256.
+// L = 1 is one dim (gather_levels 0); L = 2 is gathered across two (packed_gather_next); more are
+// not run (a narrower vector is taken).
 int output_width(const problem& pr, const std::vector<int>& out_order, const std::vector<std::int64_t>& t,
                  packed_params* p) {
   const auto run = run_dims(pr, out_order, t, false);
@@ -135,14 +136,14 @@ int output_width(const problem& pr, const std::vector<int>& out_order, const std
     bool ok = true;
     while (product % v != 0) {  // the run's length is a multiple of v, so this ends inside it
       const int d = run[levels];
-      ok = ok && levels < kPackedGatherLevels && t[d] < 256;
+      ok = ok && levels < kPackedGatherLevels;
       product *= t[d];
       ++levels;
     }
     if (!ok) continue;
     if (p) {
       p->gather_levels = levels > 1 ? levels : 0;
-      for (int k = 0; k < levels && levels > 1; ++k) p->gather_t[k] = static_cast<int>(t[run[k]]);
+      if (levels > 1) p->gather_t = static_cast<int>(t[run[0]]);
     }
     return v;
   }
@@ -331,7 +332,7 @@ bool packed_plan(const problem& pr, bool vectors, packed_params* out, const char
   if (p.vout > 1) {
     output_width(pr, out_order, best_t, &p);
     p.out_fast_pitch = p.pitch[p.out_order[0]];
-    for (int k = 0; k < p.gather_levels; ++k) p.gather_pitch[k] = p.pitch[p.out_order[k]];
+    if (p.gather_levels) p.gather_carry = p.pitch[p.out_order[1]] - p.gather_t * p.pitch[p.out_order[0]];
   }
   p.run_in = static_cast<int>(side_run(pr, in_order, best_t, true));  // for the plan's summary
   p.run_out = static_cast<int>(side_run(pr, out_order, best_t, false));

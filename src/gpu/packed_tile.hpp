@@ -63,7 +63,10 @@ constexpr int packed_slots(int vin, int vout, int elem_bytes) {
   return vin == 1 && vout == 1 && elem_bytes <= 4 ? kPackedSlotsNarrow : kPackedSlotsWide;
 }
 inline constexpr int kPackedNoDim = -1;
-inline constexpr int kPackedGatherLevels = 4;  // output-order dims an output vector may span (8 bits each)
+// Output-order dims an output vector may span. Two keep the gather's step at a few instructions
+// (packed_gather_next); a general odometer over 4 dims compiled to ~40 instructions per gathered
+// element (sm_90 SASS, nvcc 13.0), more than the byte kernel's whole budget.
+inline constexpr int kPackedGatherLevels = 2;
 inline constexpr std::uint32_t kPackedNoLimit = 0x10000;  // above any 16-bit tile coordinate
 
 struct packed_params {
@@ -96,13 +99,14 @@ struct packed_params {
   int vin = 1, vout = 1;
   int slots = kPackedSlotsWide;                   // slots per thread: packed_slots(vin, vout, size)
   // An output vector's elements are gathered from the input-ordered shared array. Along one dim
-  // (gather_levels 0) they are out_fast_pitch apart; across several (the run's first dims are
-  // shorter than the vector, or do not divide it) the kernel steps through the first
-  // gather_levels output-order box dims, carrying like an odometer (packed_gather_next): tile
-  // extents gather_t (< 256, 8-bit coordinates), input-order pitches gather_pitch.
+  // (gather_levels 0) they are out_fast_pitch apart. Across two (gather_levels 2: the output's
+  // fastest box dim is shorter than the vector or does not divide it, the first two do) the kernel
+  // steps out_fast_pitch along the first and, each time its coordinate reaches gather_t (its tile
+  // extent), wraps it to 0 and adds gather_carry (the second dim's pitch less gather_t pitches of
+  // the first): packed_gather_next.
   int out_fast_pitch = 0;
   int gather_levels = 0;
-  int gather_t[kPackedGatherLevels] = {}, gather_pitch[kPackedGatherLevels] = {};
+  int gather_t = 0, gather_carry = 0;
   int cut_a = kPackedNoDim, cut_b = kPackedNoDim; // the dims whose extent the tile does not divide
   // For each cut dim (a, b): its slot strides in input and output order and its tile extent, as
   // divisors, so a slot's coordinate along it is (q / stride) % t (packed_cut_coords).
@@ -116,17 +120,37 @@ struct packed_slot {
   std::int32_t in_rel = 0, out_rel = 0;
   std::int32_t s_in = 0, s_out = 0;
   std::int32_t pos = 0;  // the output-order slot's position in input order (s_out before padding)
-  std::uint32_t gather = 0;  // its coordinates along the first gather_levels output-order dims, 8 bits each
+  std::int32_t gather = 0;  // its coordinate along the output's fastest box dim (for gather_levels 2)
   std::uint32_t cut_in = 0, cut_out = 0;
 };
 
-XPOSE_HD inline int packed_smem_index(const packed_params& p, int pos) {
-  if (p.pad_pitch) return pos + static_cast<int>(p.pad_div.div(static_cast<std::uint32_t>(pos))) * p.pad_unit;
-  if (p.swz_shift) {
+// The shared layouts, as a compile-time choice for the kernel's per-element gather (a branch per
+// element would cost more than the index arithmetic itself: the byte kernel is issue-bound there).
+enum packed_layout : int { kPackedPlain = 0, kPackedPadded = 1, kPackedSwizzled = 2 };
+
+XPOSE_HD inline packed_layout packed_layout_of(const packed_params& p) {
+  return p.pad_pitch ? kPackedPadded : p.swz_shift ? kPackedSwizzled : kPackedPlain;
+}
+
+// The shared index of input-order position pos in layout L (which must be p's).
+template <int L>
+XPOSE_HD inline int packed_smem_index_as(const packed_params& p, int pos) {
+  if constexpr (L == kPackedPadded) {
+    return pos + static_cast<int>(p.pad_div.div(static_cast<std::uint32_t>(pos))) * p.pad_unit;
+  } else if constexpr (L == kPackedSwizzled) {
     const int c = pos >> p.vin_log;
     return ((c ^ ((c >> p.swz_shift) & p.swz_mask)) << p.vin_log) | (pos & ((1 << p.vin_log) - 1));
+  } else {
+    return pos;
   }
-  return pos;
+}
+
+XPOSE_HD inline int packed_smem_index(const packed_params& p, int pos) {
+  switch (packed_layout_of(p)) {
+    case kPackedPadded: return packed_smem_index_as<kPackedPadded>(p, pos);
+    case kPackedSwizzled: return packed_smem_index_as<kPackedSwizzled>(p, pos);
+    default: return pos;
+  }
 }
 
 XPOSE_HD inline packed_slot packed_slot_of(const packed_params& p, int q) {
@@ -149,7 +173,7 @@ XPOSE_HD inline packed_slot packed_slot_of(const packed_params& p, int q) {
     rem /= p.t[d];
     s.out_rel += static_cast<std::int32_t>(c * p.out_stride[d]);
     pos += c * p.pitch[d];
-    if (i < p.gather_levels) s.gather |= static_cast<std::uint32_t>(c) << (8 * i);
+    if (i == 0) s.gather = c;
     if (d == p.cut_a) s.cut_out |= static_cast<std::uint32_t>(c);
     if (d == p.cut_b) s.cut_out |= static_cast<std::uint32_t>(c) << 16;
   }
@@ -158,26 +182,21 @@ XPOSE_HD inline packed_slot packed_slot_of(const packed_params& p, int q) {
   return s;
 }
 
-// Advances (*pos, *coords) from one output-order element to the next, through the first
-// gather_levels output-order box dims; a vector never carries out of the last (packed_plan).
-XPOSE_HD inline void packed_gather_next(const packed_params& p, int* pos, std::uint32_t* coords) {
-  for (int k = 0; k < p.gather_levels; ++k) {
-    const int shift = 8 * k;
-    *pos += p.gather_pitch[k];
-    if (((*coords >> shift) & 0xffu) + 1 < static_cast<std::uint32_t>(p.gather_t[k])) {
-      *coords += 1u << shift;
-      return;
-    }
-    *pos -= p.gather_t[k] * p.gather_pitch[k];
-    *coords &= ~(0xffu << shift);
+// Advances (*pos, *c) from one output-order element of a vector to the next (gather_levels 2):
+// c is the coordinate along the output's fastest box dim; a vector never wraps the second dim.
+XPOSE_HD inline void packed_gather_next(const packed_params& p, int* pos, std::int32_t* c) {
+  *pos += p.out_fast_pitch;
+  if (++*c == p.gather_t) {
+    *c = 0;
+    *pos += p.gather_carry;
   }
 }
 
 // The unpadded input-order position of element i of the output vector whose first element has
-// position pos and gather coordinates coords (the kernel steps instead of calling this per i).
-XPOSE_HD inline int packed_gather_pos(const packed_params& p, int pos, std::uint32_t coords, int i) {
+// position pos and fastest-dim coordinate c (the kernel steps instead of calling this per i).
+XPOSE_HD inline int packed_gather_pos(const packed_params& p, int pos, std::int32_t c, int i) {
   if (p.gather_levels == 0) return pos + i * p.out_fast_pitch;
-  for (int n = 0; n < i; ++n) packed_gather_next(p, &pos, &coords);
+  for (int n = 0; n < i; ++n) packed_gather_next(p, &pos, &c);
   return pos;
 }
 

@@ -324,9 +324,9 @@ status make_permute_packed(int, int, int elem_bytes, const problem_2d& shape, ke
                             : p->gather_levels == 0
                                 ? fmt::format("e[i] = tile[index(pos[j] + i * {})], i < {}   (slots inside the matrix)",
                                               p->out_fast_pitch, p->vout)
-                                : fmt::format("e[i] = tile[index(pos)], pos stepped over {} dims, i < {}   (slots "
+                                : fmt::format("e[i] = tile[index(pos)], pos stepped over 2 dims, i < {}   (slots "
                                               "inside the matrix)",
-                                              p->gather_levels, p->vout),
+                                              p->vout),
                             smem_op::kLoad, slots * p->vout, 0,
                             [p, rdim, cdim](const lane_ctx& c) -> std::optional<smem_coord> {
                               const int j = c.trip / p->vout, i = c.trip % p->vout;

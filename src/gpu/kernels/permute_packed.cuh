@@ -46,7 +46,7 @@ __global__ void __launch_bounds__(kPackedThreads, MinBlocks > 0 ? MinBlocks : 1)
   // The slot tables, once per block. The cut coordinates of edge tiles are recomputed when needed.
   // s_out holds the shared index of a scalar output slot, the unpadded position of a vector one.
   std::int32_t in_rel[E], s_in[E], out_rel[E], s_out[E];
-  std::uint32_t g_out[E];  // gather coordinates of a vector output slot (packed_slot::gather)
+  std::int32_t g_out[E];  // fastest-dim coordinate of a vector output slot (packed_slot::gather)
   std::uint32_t used_in = 0, used_out = 0;  // bit j: slot j lies inside the box
   const int in_vectors = p.volume / VI, out_vectors = p.volume / VO;
 #pragma unroll
@@ -76,7 +76,9 @@ __global__ void __launch_bounds__(kPackedThreads, MinBlocks > 0 ? MinBlocks : 1)
     for (int j = 0; j < E; ++j)
       if (used_in >> j & 1u) *reinterpret_cast<in_word*>(tile + s_in[j]) = v[j];
   };
-  auto write_out = [&](const packed_origin& at) {
+  // The layout is a template of the write-out (one uniform branch per tile picks it), so each
+  // gathered element costs its index arithmetic and no branch.
+  auto write_out = [&]<int L>(const packed_origin& at) {
     T* dst = out + at.out;
 #pragma unroll
     for (int j = 0; j < E; ++j)
@@ -86,16 +88,16 @@ __global__ void __launch_bounds__(kPackedThreads, MinBlocks > 0 ? MinBlocks : 1)
           dst[out_rel[j]] = tile[s_out[j]];
         } else {
           T e[VO];
+          int pos = s_out[j];
           if (p.gather_levels == 0) {
 #pragma unroll
-            for (int i = 0; i < VO; ++i) e[i] = tile[packed_smem_index(p, s_out[j] + i * p.out_fast_pitch)];
+            for (int i = 0; i < VO; ++i, pos += p.out_fast_pitch) e[i] = tile[packed_smem_index_as<L>(p, pos)];
           } else {
-            int pos = s_out[j];
-            std::uint32_t coords = g_out[j];
+            std::int32_t c = g_out[j];
 #pragma unroll
             for (int i = 0; i < VO; ++i) {
-              e[i] = tile[packed_smem_index(p, pos)];
-              if (i + 1 < VO) packed_gather_next(p, &pos, &coords);
+              e[i] = tile[packed_smem_index_as<L>(p, pos)];
+              if (i + 1 < VO) packed_gather_next(p, &pos, &c);
             }
           }
           out_word w;
@@ -104,6 +106,7 @@ __global__ void __launch_bounds__(kPackedThreads, MinBlocks > 0 ? MinBlocks : 1)
         }
       }
   };
+  const packed_layout layout = packed_layout_of(p);
 
   const auto tiles = static_cast<std::uint32_t>(p.tiles);
   for (std::uint32_t tile_id = blockIdx.x; tile_id < tiles; tile_id += gridDim.x) {
@@ -111,7 +114,15 @@ __global__ void __launch_bounds__(kPackedThreads, MinBlocks > 0 ? MinBlocks : 1)
     load(o);
     stage();
     __syncthreads();
-    write_out(o);
+    if constexpr (VO == 1) {
+      write_out.template operator()<kPackedPlain>(o);  // the tables hold the shared indices
+    } else if (layout == kPackedSwizzled) {
+      write_out.template operator()<kPackedSwizzled>(o);
+    } else if (layout == kPackedPadded) {
+      write_out.template operator()<kPackedPadded>(o);
+    } else {
+      write_out.template operator()<kPackedPlain>(o);
+    }
     __syncthreads();  // the next tile reuses the shared array
   }
 }
