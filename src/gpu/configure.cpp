@@ -246,8 +246,9 @@ status configure_permute_packed(plan_data& pd, std::string* why) {
     const std::string layout = q.pad_pitch   ? fmt::format("pad {} per {}", q.pad_unit, q.pad_pitch)
                                : q.swz_shift ? fmt::format("swizzle {}-element chunks by bits {}+", q.vin, q.swz_shift)
                                              : std::string("plain");
-    return fmt::format("box {} ({} elements, runs {}/{} in/out, vectors {}/{}, {})", box.empty() ? "1" : box, q.volume,
-                       q.run_in, q.run_out, q.vin, q.vout, layout);
+    return fmt::format("box {} ({} elements, runs {}/{} in/out, vectors {}/{}{}, {})", box.empty() ? "1" : box,
+                       q.volume, q.run_in, q.run_out, q.vin, q.vout, q.gather_levels ? " across 2 output dims" : "",
+                       layout);
   };
   pd.launch_note = fmt::format("{} B words: {}", w, describe(p));
   if (p.vin > 1 || p.vout > 1)

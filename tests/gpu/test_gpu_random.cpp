@@ -136,6 +136,36 @@ TEST(GpuRandom, PermutationsSmall) {
   random_permutations("auto", 400, 7);
 }
 
+// permute_packed's vector paths on shapes whose plans are known (tests/plan/test_packed_tile.cpp):
+// 16-byte vectors both ways, input vectors across dims, output vectors gathered across two dims,
+// and the scalar plan on offset pointers, for every element size.
+TEST(GpuRandom, PackedVectorPaths) {
+  XPOSE_REQUIRE_GPU();
+  struct c {
+    std::vector<std::int64_t> ext;
+    std::vector<int> perm;
+  };
+  const c cases[] = {
+      {{4, 64, 128, 128}, {0, 2, 3, 1}}, {{1000, 32, 48}, {0, 2, 1}}, {{5, 6, 7}, {2, 1, 0}},
+      {{300, 6, 34}, {0, 2, 1}},         {{607, 184, 6}, {0, 2, 1}},  {{2, 16, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}},
+      {{250, 12, 10}, {0, 2, 1}},        {{7, 6, 20, 9}, {3, 1, 0, 2}},
+  };
+  std::uint64_t seed = 900;
+  for (const auto& k : cases)
+    for (const int eb : {1, 2, 4, 8, 16})
+      for (const std::int64_t off : {0, 1}) {
+        xpose::permute_desc d;
+        d.extents = k.ext;
+        d.perm = k.perm;
+        d.elem_bytes = eb;
+        for (const char* v : {"permute_packed", "auto"}) {
+          const std::string err = run_case(d, eb, off, off, seed++, v);
+          ASSERT_EQ(err, "") << v << " extents " << fmt::format("{}", fmt::join(k.ext, ",")) << " elem " << eb
+                             << " offset " << off;
+        }
+      }
+}
+
 // The permutation kernels by name, each on its own cases (auto picks among them).
 TEST(GpuRandom, PermutationsPerVariant) {
   XPOSE_REQUIRE_GPU();
