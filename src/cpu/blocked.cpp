@@ -40,6 +40,14 @@ struct tile_rule {
 // microkernels_avx2.cpp): 16384^2 i8 61-65% vs 47-53% and f16 62-64% vs 51-55% against 512 B
 // input rows, interleaved runs; 4 KiB rows would not fit the staging buffer (kBufBytes).
 constexpr tile_rule kRule1And2{256, 2048, 256 << 10};
+// ... but in plain 2-D transposes (no outer dims, tiles walked row-major: kMacroBytes) 128 B
+// output rows and 2 KiB (bytes) or 4 KiB (halves) input rows, the same 256 KiB. Interleaved runs
+// (fourth round), GB/s, 256 B x 1-2 KiB -> 128 B x 2-4 KiB: 16384^2 i8 20.0-21.1 -> 21.7-22.2,
+// 8192^2 i8 19.1-19.9 -> 21.0-22.0, 8192 x 16384 i8 19.8-20.2 -> 21.5-22.0, 16384 x 8192 i8
+// 19.4-20.0 -> 20.8-21.3; 16384^2 f16 26.3-26.5 -> 28.1-28.4, 8192^2 f16 23.5-24.7 -> 26.6-27.0,
+// 16384 x 8192 f16 25.8-26.4 -> 26.8-26.9. (Permutations with outer dims were not measured with
+// it: the suite is f32.)
+constexpr tile_rule kRule1And2Plain{128, 4096, 256 << 10};
 // f32 and f64: 256 B output rows and 4 KiB input rows, one page of each input row per tile (with
 // the kernels walking along rows). f32 16384^2 81% vs 42% against 512 B input rows; f32 8192^2
 // 87% vs 66%; f64 8192^2 73-79% vs 48% and 8192 x 4096 96% vs 68% against 64 B output rows x
@@ -49,6 +57,17 @@ constexpr tile_rule kRule8{256, 4096, 256 << 10};
 // 16 bytes and longer (folded rows): two lines (95-100% vs 80% with one line at 4096^2); longer
 // tiles did not help here (8192^2 c128 80% either way).
 constexpr tile_rule kRule16{128, 1024, 32 << 10};
+// Folded elements of other sizes (rows of 3..511 bytes: 12, 20, 28, 76, 96, 220 B in the suite)
+// go through the strided scalar tile, one element at a time; with the rules above in elements a
+// 220-byte element got 1 x 4 tiles and a 76-byte one 4 x 13. At least this many bytes per output
+// and per input row of the tile instead. Interleaved runs, GB/s, before -> after (with copy_by_32
+// for elements over 32 B): [10168,5,24,11,5] perm 1,2,0,3,4 (220 B) 19.8-20.1 -> 21.5-22.4,
+// [22974,127,23] perm 1,0,2 (92 B) 18.8-19.0 -> 21.5-22.2, [56,23,21,7,22,16] perm 4,0,2,1,3,5
+// (64 B) 15.2-16.3 -> 18.6-18.9, [8,1024,1024,8] perm 0,2,1,3 (32 B) 22.8-24.8 -> 24.3-27.0,
+// [180400,124,3,1] perm 1,0,2,3 (12 B) 12.7-13.0 -> 13.7-14.0; the other changed plans within
+// noise (docs/cpu.md "Fourth round").
+constexpr i64 kFoldedOutRow = 256;
+constexpr i64 kFoldedInRow = 1024;
 // ... but one line per output row, so that few input rows are in flight, when the input rows of
 // a tile lie far apart (more than twice their length: reversals and the like) or, for f32, when
 // the output rows are 256 B to 4 KiB long: 64% vs 37% on the [64,64,64,256] reversal, 66% vs 29%
@@ -63,7 +82,7 @@ constexpr i64 kUnalignedOutRow = 256;
 const tile_rule& rule_for(const blocked_nest& n) {
   const i64 e = n.elem, out_row = n.i.extent * e;
   const bool scattered_rows = n.i.in_stride > 2 * n.j.extent * e;
-  if (e <= 2) return scattered_rows ? kRuleFewRows1And2 : kRule1And2;
+  if (e <= 2) return scattered_rows ? kRuleFewRows1And2 : n.outer_rank == 0 ? kRule1And2Plain : kRule1And2;
   if (e == 4) return scattered_rows || (out_row > 256 && out_row <= 4096) ? kRuleFewRows4 : kRule4;
   if (e == 8) return kRule8;
   return kRule16;
@@ -77,8 +96,8 @@ constexpr i64 kShortSideTileBytes = 64 << 10;
 // this size keep it in L1 (147% vs 99% of memcpy at 3 x 40,000,000 f32 with 64 KiB tiles).
 constexpr i64 kNarrowTileBytes = 4 << 10;
 // The per-thread staging buffer: the largest tile, its rows rounded up to whole lines plus one
-// more (run_tiles' `ext`: 320 B per 256 B row), plus a line.
-constexpr i64 kBufBytes = kRule4.tile * 5 / 4 + 4096;
+// more (run_tiles' `ext`: 320 B per 256 B row, 192 B per 128 B row of kRule1And2Plain), plus a line.
+constexpr i64 kBufBytes = std::max(kRule4.tile * 5 / 4, kRule1And2Plain.tile * 3 / 2) + 4096;
 // Input rows a multiple of this apart land in the same few sets of the 8-way, 64-set L1 data
 // cache, so the 8 or 16 rows of a micro-kernel evict each other and every load goes to L2: the
 // kernels ran 3.5-4x slower at a 16384-byte than at a 16448-byte input stride (5.3 vs 20 GB/s for
@@ -103,6 +122,14 @@ constexpr i64 kChainStreamMinTile = 16 << 10;
 // the pages of a block (<= 2048) stay within the 3072-entry L2 TLB while the block is worked on:
 // with a plain row of tiles, a 16384-wide f32 output touches 16384 pages before coming back to the
 // first one. 16384^2 f32 65% -> 72-76% of memcpy, 8192^2 f64 54% -> 65% (interleaved runs).
+// Not for plain 2-D transposes (no outer dims) any more: with the tiles and rows-first kernels of
+// the second round they run faster in plain row-major tile order, each group of ti input rows
+// read from start to end. Interleaved runs (2026-11-29, fourth round), GB/s, macro -> row-major:
+// 16384^2 i8 19.3-20.2 -> 21.6-23.0, f16 26.8-28.2 -> 29.4-31.8, f32 30.0-37.5 -> 33.1-37.3,
+// 8192^2 f32 29.6-31.9 -> 31.6-33.0, 8193 x 8191 f32 27.2-28.8 -> 30.2-31.2, 8192^2 f64 30.6-35.5
+// -> 33.8-38.6, 8192 x 4096 f64 31.7-34.8 -> 33.9-38.6, 8192^2 c128 33.4-33.7 -> 33.7-34.0. On
+// the permutation suite the same switch was neutral (geometric mean 15.36 vs 15.25 GB/s), so
+// nests with outer dims keep the macro blocks.
 constexpr i64 kMacroBytes = 4096;
 constexpr i64 kMacroMaxRows = 1024;
 // Rows longer than this are split into chunks so that a few long rows (or one: a plain copy)
@@ -187,6 +214,10 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   if (!rows_share_line_offset(n)) s.ti = std::max(s.ti, kUnalignedOutRow / e);  // keeps `ext` at <= 25%
   s.ti = std::min(s.ti, ni);
   s.tj = std::min(nj, std::max<i64>(1, std::min(rule.in_row / e, budget / (s.ti * e))));
+  if (elem_index(e) < 0) {  // folded elements of other sizes: whole rows of bytes, not elements
+    s.ti = std::min(ni, std::max(s.ti, ceil_div(kFoldedOutRow, e)));
+    s.tj = std::min(nj, std::max(s.tj, ceil_div(kFoldedInRow, e)));
+  }
   // One side short: the tile grows along the other, to at most kShortSideTileBytes.
   const i64 grow = std::min(budget, kShortSideTileBytes);
   if (s.tj == nj) s.ti = std::min(ni, std::max(s.ti, grow / (nj * e)));
@@ -202,7 +233,10 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   }
   if (n.j_chain_rank) {
     s.tj = nj;
-    if (!n.i_chain_rank) s.ti = std::min(ni, std::max(std::max<i64>(1, 64 / e), budget / (JP * nj * e)));
+    // (A j chain on a long i axis, make_nest's "j-only" chains: kMaxChainTileBytes whatever the rule.)
+    const bool j_only = !(ni * e < kChainOutBytes && nj * e < kChainInBytes);
+    const i64 jb = j_only ? std::max(budget, kMaxChainTileBytes) : budget;
+    if (!n.i_chain_rank) s.ti = std::min(ni, std::max(std::max<i64>(1, 64 / e), jb / (JP * nj * e)));
   }
   // Whole register blocks (16 covers every micro-kernel) unless the extent itself is smaller.
   if (s.tj > 16 && s.tj < nj) s.tj &= ~i64{15};
@@ -250,13 +284,25 @@ inline void copy_overlapping(std::byte* dst, const std::byte* src, i64 e) {
   std::memcpy(dst + e - W, b, W);
 }
 
+// Copies an element of more than 32 bytes (folded rows of 33..511 bytes) as 32-byte moves, the
+// last one overlapping the one before, rather than one memcpy call of a run-time size per element:
+// [33,10,23,16,23,8,3] perm 2,4,3,1,0,5,6 (96-byte elements) went from 17.2-17.5 to 20.0-20.5 GB/s
+// with this and kFoldedOutRow / kFoldedInRow together (interleaved runs, docs/cpu.md "Fourth round").
+inline void copy_by_32(std::byte* dst, const std::byte* src, i64 e) {
+  i64 k = 0;
+  for (; k + 32 <= e; k += 32) std::memcpy(dst + k, src + k, 32);
+  if (k < e) std::memcpy(dst + e - 32, src + e - 32, 32);
+}
+
 void generic_tile_any(const std::byte* in, i64 si, i64 sj, std::byte* out, i64 so_i, i64 so_j, i64 ti, i64 tj,
                       i64 e) {
   auto each = [&](auto&& copy) {
     for (i64 j = 0; j < tj; ++j)
       for (i64 i = 0; i < ti; ++i) copy(out + j * so_j + i * so_i, in + i * si + j * sj);
   };
-  if (e > 16 && e <= 32)
+  if (e > 32)
+    each([e](std::byte* d, const std::byte* s) { copy_by_32(d, s, e); });
+  else if (e > 16 && e <= 32)
     each([e](std::byte* d, const std::byte* s) { copy_overlapping<16>(d, s, e); });
   else if (e > 8 && e < 16)
     each([e](std::byte* d, const std::byte* s) { copy_overlapping<8>(d, s, e); });
@@ -437,7 +483,10 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   const i64 tasks = n.outer_count() * nti * ntj;
   const int threads = team_size(pd, n.outer_count() * ni * nj * e, tasks);
   const i64 macro_el = std::min(kMacroBytes / e, kMacroMaxRows);
-  const macro_order macro{nti, ntj, std::max<i64>(1, macro_el / s.ti), std::max<i64>(1, macro_el / s.tj)};
+  // (A plain 2-D transpose, no outer dims, walks its tiles row-major instead: see kMacroBytes.)
+  const bool plain_2d = n.outer_rank == 0;
+  const macro_order macro{nti, ntj, plain_2d ? 1 : std::max<i64>(1, macro_el / s.ti),
+                          plain_2d ? ntj : std::max<i64>(1, macro_el / s.tj)};
   // Threads take chunks of consecutive tasks from a shared counter rather than one fixed share
   // each: on a machine shared with other work a thread that loses its core for a while no longer
   // holds up the whole call (see kChunkBytesTiles).
@@ -613,6 +662,17 @@ blocked_nest make_nest(const problem& p) {
   // only when both axes are short (with one long side, the narrow tiles of choose_tiles, long on
   // that side, did better: 53% vs 43% of memcpy on [543,20,11,11,17,3] perm (2,4,3,1,5,0)).
   const bool both_short = n.i.extent * n.elem < kChainOutBytes && n.j.extent * n.elem < kChainInBytes;
+  // ... and a j chain alone when the input rows are shorter than a line (kJOnlyChainMaxInBytes)
+  // while i is long: the tile then reads each input line whole instead of a few bytes of it per
+  // tile, the rest of the line waiting in cache for the tile of the next outer index. It stops at
+  // kJOnlyChainInBytes, so that i keeps most of the tile (choose_tiles gives such tiles
+  // kMaxChainTileBytes). [7262,22,5,2,7,6] perm 5,2,4,3,1,0 (24 B input rows): 7.2-7.5 -> 13.4-15.3
+  // GB/s, 18-24% -> 33-49% of memcpy; [543,20,11,11,17,3] perm 2,4,3,1,5,0 (12 B) 17.5-17.9 ->
+  // 18.3-18.6 GB/s. With the 1 KiB target and the few-rows tile budget of both-short chains
+  // instead, [543,...] fell to 8.6-12.4 GB/s, and input rows of 64 B and more lost as well:
+  // [692,19,10,3,10,17] perm 5,4,1,2,3,0 (68 B rows) 18.0-19.5 -> 15.1-15.4 GB/s (interleaved
+  // runs, docs/cpu.md "Fourth round"). These are the only two suite cases whose plan changes.
+  const bool j_only = !both_short && n.j.extent * n.elem < kJOnlyChainMaxInBytes;
   // A dim continuing the axis but too long to take whole (past kMaxChainBytes or the tile cap) is
   // split into blocks of f: the block is the chain's last link, the blocks' index (ceil(N / f) of
   // them, strides x f) an outer loop, and the last block is clipped when f does not divide N
@@ -627,7 +687,7 @@ blocked_nest make_nest(const problem& p) {
   };
   auto grow = [&](std::array<loop_dim, kMaxRank>& chain, int& rank, i64 loop_dim::*stride, i64 bytes, i64 target,
                   i64 other, i64& split_extent, i64& split_stride) {
-    while (both_short && bytes < target) {
+    while ((both_short || (j_only && stride == &loop_dim::in_stride)) && bytes < target) {
       int k = 0;
       while (k < r && d[k].*stride != bytes) ++k;
       // (The blocks' index of a split i link stays an outer loop: its last block may be clipped.)
@@ -654,7 +714,8 @@ blocked_nest make_nest(const problem& p) {
   const i64 i_bytes = grow(n.i_chain, n.i_chain_rank, &loop_dim::out_stride, n.i.extent * n.elem, kChainOutBytes,
                            std::min(n.j.extent, std::max<i64>(1, kChainInBytes / n.elem)), n.i_split_extent,
                            i_split_stride);
-  grow(n.j_chain, n.j_chain_rank, &loop_dim::in_stride, n.j.extent * n.elem, kChainInBytes,
+  grow(n.j_chain, n.j_chain_rank, &loop_dim::in_stride, n.j.extent * n.elem,
+       both_short ? kChainInBytes : kJOnlyChainInBytes,
        n.i_chain_rank ? i_bytes / n.elem : std::min(n.i.extent, std::max<i64>(1, kChainOutBytes / n.elem)),
        n.j_split_extent, j_split_stride);
   // Innermost outer loop = smallest input stride: consecutive tiles read neighbouring lines (and

@@ -39,11 +39,16 @@ struct loop_dim {
 inline constexpr std::int64_t kMinRowBytes = 512;
 // A chain grows while its axis covers fewer bytes than this (output rows of 256 B, input rows of
 // 1 KiB: the tile shapes of blocked.cpp), and never past kMaxChainBytes per axis or
-// kMaxChainTileBytes per tile (the staging buffer).
+// kMaxChainTileBytes per tile (the staging buffer). Both chains grow when both axes are short; a
+// j chain alone also grows when only the input rows are short (< kJOnlyChainMaxInBytes).
 inline constexpr std::int64_t kChainOutBytes = 256;
 inline constexpr std::int64_t kChainInBytes = 1024;
 inline constexpr std::int64_t kMaxChainBytes = 4096;
 inline constexpr std::int64_t kMaxChainTileBytes = 64 << 10;
+// A j chain alone, on a long i axis: only for input rows shorter than a line, and grown to this
+// many bytes (make_nest says why; docs/cpu.md "Fourth round").
+inline constexpr std::int64_t kJOnlyChainMaxInBytes = 64;
+inline constexpr std::int64_t kJOnlyChainInBytes = 128;
 
 struct blocked_nest {
   enum class kind { kRows, kTiles };

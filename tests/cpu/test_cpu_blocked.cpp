@@ -306,10 +306,46 @@ TEST(CpuBlockedNest, ShortAxesGrowChains) {
   ASSERT_EQ(b.j_chain_rank, 1);
   EXPECT_EQ(b.j_chain[0].extent, 19);
 
-  // One long axis: no chains (the narrow tile shape serves it better).
-  const auto c = xpose::detail::cpu::make_nest(normalized(pdesc({300, 5, 7}, {2, 1, 0}, 4)));
+  // One long axis and input rows of a line or more (17 f32 = 68 B): no chains (the narrow tile
+  // shape serves it better).
+  const auto c = xpose::detail::cpu::make_nest(normalized(pdesc({300, 5, 17}, {2, 1, 0}, 4)));
   EXPECT_EQ(c.i.extent, 300);
+  EXPECT_EQ(c.j.extent, 17);
   EXPECT_EQ(c.i_chain_rank + c.j_chain_rank, 0);
+}
+
+// A long i axis with input rows shorter than a line: a j chain alone, grown to >= 128 B.
+TEST(CpuBlockedNest, ShortInputRowsGrowAJChainAlone) {
+  namespace c = xpose::detail::cpu;
+  // j = 7 f32 (28 B), continued by the 5 (in stride 28 B): 140 B, past the 128 B target.
+  const auto a = c::make_nest(normalized(pdesc({300, 5, 7}, {2, 1, 0}, 4)));
+  ASSERT_EQ(a.k, c::blocked_nest::kind::kTiles);
+  EXPECT_EQ(a.i.extent, 300);
+  EXPECT_EQ(a.j.extent, 7);
+  EXPECT_EQ(a.i_chain_rank, 0);
+  ASSERT_EQ(a.j_chain_rank, 1);
+  EXPECT_EQ(a.j_chain[0].extent, 5);
+  EXPECT_EQ(a.j_chain[0].in_stride, 28);
+  EXPECT_EQ(a.outer_rank, 0);
+  // The 6 (24 B) goes on along the 7 (168 B) and stops there; the rest stay outer loops.
+  const auto b = c::make_nest(normalized(pdesc({7262, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 4)));
+  EXPECT_EQ(b.i.extent, 7262);
+  EXPECT_EQ(b.j.extent, 6);
+  EXPECT_EQ(b.i_chain_rank, 0);
+  ASSERT_EQ(b.j_chain_rank, 1);
+  EXPECT_EQ(b.j_chain[0].extent, 7);
+  EXPECT_EQ(b.outer_count(), 22 * 5 * 2);
+  // A continuing dim too long to take whole: split at the smallest block reaching 128 B (5 x 28 B),
+  // clipped when it does not divide the extent (53 = 10 x 5 + 3).
+  const auto d = c::make_nest(normalized(pdesc({300, 53, 7}, {2, 1, 0}, 4)));
+  ASSERT_EQ(d.j_chain_rank, 1);
+  EXPECT_EQ(d.j_chain[0].extent, 5);
+  ASSERT_GE(d.j_split, 0);
+  EXPECT_EQ(d.j_split_extent, 53);
+  EXPECT_EQ(d.outer[d.j_split].extent, 11);
+  // 16 bytes x 3 (48 B) too; 16 bytes x 4 (64 B) not.
+  EXPECT_EQ(c::make_nest(normalized(pdesc({300, 5, 3}, {2, 1, 0}, 16))).j_chain_rank, 1);
+  EXPECT_EQ(c::make_nest(normalized(pdesc({300, 5, 4}, {2, 1, 0}, 16))).j_chain_rank, 0);
 }
 
 // A dim continuing a short axis but too long to take whole is split into blocks: the block ends
@@ -540,19 +576,21 @@ TEST(CpuBlocked, SplitChainDims) {
   const struct {
     std::vector<i64> extents;
     std::vector<int> perm;
+    bool streams = true;
   } large[] = {
       {{6, 201, 168, 36}, {3, 2, 1, 0}},  // 29 MiB of f32, split on both sides
       {{6, 199, 167, 37}, {3, 2, 1, 0}},  // the same with clipped blocks
       {{379, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}},
       {{8, 16, 16, 16, 64}, {4, 3, 2, 1, 0}},  // i chain, tiles grown past 16 KiB to the 64 KiB cap
       {{4, 8, 8, 8, 16, 32}, {5, 4, 3, 2, 1, 0}},
-      {{66, 12, 6, 2, 15, 18, 2}, {6, 4, 1, 3, 5, 2, 0}},
+      // (A j chain alone since the fourth round, 9.5 KiB tiles of 264 B rows: direct stores.)
+      {{66, 12, 6, 2, 15, 18, 2}, {6, 4, 1, 3, 5, 2, 0}, false},
   };
   for (const auto& c : large) {
     const permute_desc d = pdesc(c.extents, c.perm, 4);
     std::string summary;
     ASSERT_EQ(check_permute(d, 2, &summary), "") << summary;
-    if (xpose::detail::cpu::active_kernels().stream_copy) {
+    if (xpose::detail::cpu::active_kernels().stream_copy && c.streams) {
       EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
     }
   }
@@ -589,6 +627,105 @@ TEST(CpuBlocked, RandomSplitChains) {
         << "trial " << trial << " extents [" << ext << "] perm [" << perm << "] " << eb << "B";
   }
   EXPECT_GE(split, 10);  // the clipped blocks were exercised
+}
+
+// j chains alone (a long i axis, input rows shorter than a line), against the reference: whole
+// links, split links with and without a clipped last block, every element size, 1-3 threads, and
+// large ones whose tiles stream (>= 4 MiB outputs).
+TEST(CpuBlocked, JOnlyChains) {
+  namespace c = xpose::detail::cpu;
+  int chained = 0;
+  const struct {
+    std::vector<i64> extents;
+    std::vector<int> perm;
+  } cases[] = {
+      {{300, 5, 3}, {2, 1, 0}},                 // the 5 joins whole
+      {{301, 53, 3}, {2, 1, 0}},                // the 53 is split, the last block clipped
+      {{517, 40, 3}, {2, 1, 0}},                // split without remainder for some sizes
+      {{131, 9, 5, 2, 7, 3}, {5, 2, 4, 3, 1, 0}},  // like [7262,22,5,2,7,6] perm 5,2,4,3,1,0
+      {{97, 4, 11, 2}, {3, 1, 0, 2}},
+      {{1031, 13, 2}, {0, 2, 1}},               // i is the output's fastest but the input's slowest
+  };
+  for (const auto& cs : cases)
+    for (int eb : kElemSizes)
+      for (int threads : {1, 2, 3}) {
+        const permute_desc d = pdesc(cs.extents, cs.perm, eb);
+        const auto n = c::make_nest(normalized(d));
+        chained += n.k == c::blocked_nest::kind::kTiles && n.j_chain_rank > 0 && n.i_chain_rank == 0 &&
+                   n.i.extent * n.elem >= c::kChainOutBytes;
+        ASSERT_EQ(check_permute(d, threads), "") << cs.extents.size() << "-d case, " << eb << "B, " << threads << " threads";
+      }
+  EXPECT_GE(chained, 40);  // most of them take the j-only chain (not the 16-byte ones with 64 B rows)
+  // Large: the tiles stream.
+  for (const auto& ext : std::vector<std::vector<i64>>{{5003, 45, 6}, {10007, 37, 3}}) {  // 5.4 and 4.4 MB
+    const permute_desc d = pdesc(ext, {2, 1, 0}, 4);
+    const auto n = c::make_nest(normalized(d));
+    EXPECT_GT(n.j_chain_rank, 0);
+    std::string summary;
+    ASSERT_EQ(check_permute(d, 2, &summary), "") << summary;
+    ASSERT_EQ(check_permute(d, 3), "");
+    if (c::active_kernels().stream_copy) {
+      EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
+    }
+  }
+}
+
+// Plain 2-D transposes of bytes and halves take 128-byte output rows and 2-4 KiB input rows
+// (kRule1And2Plain), walked row-major: ragged shapes over several tiles on both axes, with
+// misaligned pointers, streamed, 1-3 threads; batched ones keep the 256-byte rows.
+TEST(CpuBlocked, PlainTransposesOfBytesAndHalves) {
+  const struct {
+    transpose_desc d;
+    i64 out_offset, in_offset;
+    const char* tile;
+  } cases[] = {
+      {tdesc(4224, 5000, 1), 16, 3, "128x2048 tiles"},
+      {tdesc(4224, 5000, 1), 0, 0, "128x2048 tiles"},
+      {tdesc(2112, 4500, 2), 0, 2, "64x2048 tiles"},
+      {tdesc(2112, 4500, 2), 32, 0, "64x2048 tiles"},
+      {tdesc(704, 9000, 2), 0, 0, "64x2048 tiles"},
+  };
+  for (const auto& c : cases)
+    for (int threads : {1, 2, 3}) {
+      std::string summary;
+      ASSERT_EQ(check_transpose(c.d, threads, c.out_offset, c.in_offset, &summary), "")
+          << c.d.rows << "x" << c.d.cols << " " << c.d.elem_bytes << "B +" << c.out_offset << " " << threads << " threads";
+      EXPECT_NE(summary.find(c.tile), std::string::npos) << summary;
+      if (xpose::detail::cpu::active_kernels().stream_copy) {
+        EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
+      }
+    }
+  transpose_desc batched = tdesc(2112, 1000, 1);
+  batched.batch = 3;
+  std::string summary;
+  ASSERT_EQ(check_transpose(batched, 2, 0, 0, &summary), "");
+  EXPECT_NE(summary.find("256x1000 tiles"), std::string::npos) << summary;
+}
+
+// Folded rows of sizes other than 1, 2, 4, 8, 16 bytes, including those over 32 bytes (copied in
+// 32-byte moves, the last one overlapping), with the folded tile shapes; small and streaming.
+TEST(CpuBlocked, FoldedOddElements) {
+  namespace c = xpose::detail::cpu;
+  const struct {
+    std::vector<i64> extents;
+    std::vector<int> perm;
+    int eb;
+    i64 elem;  // the folded element's bytes
+  } cases[] = {
+      {{37, 41, 3}, {1, 0, 2}, 4, 12},    {{37, 41, 33}, {1, 0, 2}, 1, 33},  {{29, 53, 9}, {1, 0, 2}, 4, 36},
+      {{29, 53, 32}, {1, 0, 2}, 2, 64},   {{23, 31, 24}, {1, 0, 2}, 4, 96},  {{13, 17, 55}, {1, 0, 2}, 4, 220},
+      {{5, 7, 9, 19}, {2, 0, 1, 3}, 8, 152}, {{11, 3, 101, 5}, {2, 1, 0, 3}, 16, 80},
+      {{300, 200, 25}, {1, 0, 2}, 4, 100},  // 6 MB: streams
+      {{2000, 70, 11}, {1, 0, 2}, 2, 22},   // 3 MB
+  };
+  for (const auto& cs : cases) {
+    const permute_desc d = pdesc(cs.extents, cs.perm, cs.eb);
+    const auto n = c::make_nest(normalized(d));
+    ASSERT_EQ(n.k, c::blocked_nest::kind::kTiles);
+    EXPECT_EQ(n.elem, cs.elem);
+    for (int threads : {1, 2, 3})
+      ASSERT_EQ(check_permute(d, threads), "") << cs.elem << "-byte elements, " << threads << " threads";
+  }
 }
 
 TEST(CpuBlocked, NamedPermutations) {
