@@ -10,7 +10,7 @@
 #        the permutation suite for f64.
 # GPU 0: the permutation suite for f32, f16 and i8; the batches of issue 4 (auto against narrow,
 #        reg_tile and fast_tile); 16384^2 f32 and i8.
-# Then, with both GPUs idle: the CPU backend on this machine's cores (cpu16 of device.sh, plus the
+# First, with both GPUs idle: the CPU backend on this machine's cores (cpu16 of device.sh, plus the
 # 16384^2 targets at 16 threads).
 set -uo pipefail
 bin=$(cd "${1:?usage: scripts/device_prebuilt.sh BIN}" && pwd)
@@ -21,6 +21,13 @@ log="$out/device.log" tlog="$out/tests.log"
 suite() { "$bin/xpose" bench --suite permute --dtype "$1" --reps 5 --warmup 1 --json "$out/bench-permute-$1.json"; }
 
 { echo "commit ${COMMIT:-unknown} (binaries from $bin)"; nvidia-smi -L; } | tee "$log" >"$tlog"
+{
+  echo "== CPU backend on $(nproc) cores"
+  for t in 1 2 4 8 16; do
+    "$bin/xpose" bench --device cpu --variants cpu_blocked --shapes 8192x8192,3x40000000 --threads $t --reps 5
+  done
+  "$bin/xpose" bench --device cpu --variants auto --shapes 16384x16384 --dtype i8,f16,f32 --threads 16 --reps 3
+} >>"$log" 2>&1
 (
   export CUDA_VISIBLE_DEVICES=1
   SECONDS=0
@@ -46,11 +53,4 @@ suite() { "$bin/xpose" bench --suite permute --dtype "$1" --reps 5 --warmup 1 --
   echo "gpu 0 done after ${SECONDS}s"
 ) >>"$log" 2>&1
 wait
-{
-  echo "== CPU backend on $(nproc) cores"
-  for t in 1 2 4 8 16; do
-    "$bin/xpose" bench --device cpu --variants cpu_blocked --shapes 8192x8192,3x40000000 --threads $t --reps 5
-  done
-  "$bin/xpose" bench --device cpu --variants auto --shapes 16384x16384 --dtype i8,f16,f32 --threads 16 --reps 3
-} >>"$log" 2>&1
 tail -c 3000 "$tlog"
