@@ -128,6 +128,49 @@ TEST_F(GpuPlanner, AutoPicksAGpu2dKernelForPermutationsThatAreTransposes) {
   }
 }
 
+// The choices auto_candidates documents with H200 measurements (src/plan/planner.cpp): each row is
+// a shape whose winner was measured, so a change of the rules that moves one shows up here.
+TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
+  struct row {
+    permute_desc d;
+    const char* variant;
+  };
+  auto with = [](permute_desc d, int eb) {
+    d.elem_bytes = eb;
+    return d;
+  };
+  const row rows[] = {
+      // batches of small matrices with 16-byte vectors: permute_packed, but c128 stays on narrow
+      {with(pdesc({100000, 32, 48}, {0, 2, 1}), 1), "permute_packed"},
+      {with(pdesc({100000, 32, 48}, {0, 2, 1}), 4), "permute_packed"},
+      {with(pdesc({100000, 32, 48}, {0, 2, 1}), 16), "narrow"},
+      // 256x384 batches: 1-byte to permute_packed, 2-16 bytes to fast_tile
+      {with(pdesc({4096, 256, 384}, {0, 2, 1}), 1), "permute_packed"},
+      {with(pdesc({4096, 256, 384}, {0, 2, 1}), 2), "fast_tile"},
+      // 1-byte batches of 128 Ki-element matrices and more keep reg_tile
+      {with(pdesc({512, 1024, 128}, {0, 2, 1}), 1), "reg_tile"},
+      // several batch dims of bytes (a rank-4 reversal): permute_packed, not reg_tile
+      {with(pdesc({64, 64, 128, 128}, {3, 2, 1, 0}), 1), "permute_packed"},
+      // the same for 2-byte elements stays with fast_tile (packed ran 71% vs 86%)
+      {with(pdesc({64, 64, 128, 128}, {3, 2, 1, 0}), 2), "fast_tile"},
+      // large single matrices: f32 permute_packed, f64 fast_tile, i8 reg_tile, odd rows tiled
+      {with(pdesc({16384, 16384}, {1, 0}), 4), "permute_packed"},
+      {with(pdesc({16384, 16384}, {1, 0}), 8), "fast_tile"},
+      {with(pdesc({16384, 16384}, {1, 0}), 1), "reg_tile"},
+      {with(pdesc({10007, 9973}, {1, 0}), 4), "tiled"},
+      // a narrow shape stays with narrow
+      {with(pdesc({4, 40000000}, {1, 0}), 4), "narrow"},
+  };
+  for (const auto& r : rows) {
+    SCOPED_TRACE(testing::PrintToString(r.d.extents) + " perm " + testing::PrintToString(r.d.perm) + " elem " +
+                 std::to_string(r.d.elem_bytes));
+    plan_data pd;
+    std::string why;
+    ASSERT_EQ(plan_p(r.d, gpu(), &pd, &why), status::kSuccess) << why;
+    EXPECT_STREQ(pd.variant->name, r.variant) << pd.reason;
+  }
+}
+
 TEST_F(GpuPlanner, AutoOnACopyPicksCopy) {
   struct named {
     const char* what;
