@@ -233,7 +233,9 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   }
   if (n.j_chain_rank) {
     s.tj = nj;
-    // (A j chain on a long i axis, make_nest's "j-only" chains: kMaxChainTileBytes whatever the rule.)
+    // (A j chain on a long i axis, make_nest's "j-only" chains, or on an i axis of 256-511 B,
+    // kChainOutMaxBytes: kMaxChainTileBytes whatever the rule; the [64,64,128,128] reversal was
+    // measured with these 64 KiB tiles.)
     const bool j_only = !(ni * e < kChainOutBytes && nj * e < kChainInBytes);
     const i64 jb = j_only ? std::max(budget, kMaxChainTileBytes) : budget;
     if (!n.i_chain_rank) s.ti = std::min(ni, std::max(std::max<i64>(1, 64 / e), jb / (JP * nj * e)));
@@ -661,7 +663,9 @@ blocked_nest make_nest(const problem& p) {
   // The chains: dims continuing i in the output, then j in the input, while the axis is short;
   // only when both axes are short (with one long side, the narrow tiles of choose_tiles, long on
   // that side, did better: 53% vs 43% of memcpy on [543,20,11,11,17,3] perm (2,4,3,1,5,0)).
-  const bool both_short = n.i.extent * n.elem < kChainOutBytes && n.j.extent * n.elem < kChainInBytes;
+  // "Short" for i is below kChainOutMaxBytes, though the i chain grows only to kChainOutBytes: an
+  // i axis of 256-511 B keeps its length and the j chain takes it (see kChainOutMaxBytes).
+  const bool both_short = n.i.extent * n.elem < kChainOutMaxBytes && n.j.extent * n.elem < kChainInBytes;
   // ... and a j chain alone when the input rows are shorter than a line (kJOnlyChainMaxInBytes)
   // while i is long: the tile then reads each input line whole instead of a few bytes of it per
   // tile, the rest of the line waiting in cache for the tile of the next outer index. It stops at

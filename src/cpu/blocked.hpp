@@ -39,9 +39,18 @@ struct loop_dim {
 inline constexpr std::int64_t kMinRowBytes = 512;
 // A chain grows while its axis covers fewer bytes than this (output rows of 256 B, input rows of
 // 1 KiB: the tile shapes of blocked.cpp), and never past kMaxChainBytes per axis or
-// kMaxChainTileBytes per tile (the staging buffer). Both chains grow when both axes are short; a
+// kMaxChainTileBytes per tile (the staging buffer). Both chains grow when both axes are short
+// (i below kChainOutMaxBytes, j below kChainInBytes); a
 // j chain alone also grows when only the input rows are short (< kJOnlyChainMaxInBytes).
 inline constexpr std::int64_t kChainOutBytes = 256;
+// ... but an i axis counts as short (both chains may grow) below this: an i axis of 256-511 B
+// does not grow, and its j chain does (to kChainInBytes). The [64,64,128,128] reversal (256 B
+// output rows, 512 B input rows, both 4 MiB-strided) went from 32 x 128 tiles to 64 x (128 x 2),
+// 9.9-10.6 -> 14.2-16.5 GB/s; the only other suite case whose plan changes, [1,24,19,23,24,25,16,5]
+// perm 2,1,4,0,6,5,3,7 (20-byte elements), 19.3-19.9 -> 19.6-20.0. Growing that i axis to 512 B
+// as well measured no better (14.8, 6.0, 15.6 GB/s), and to 1 KiB lost on other cases (docs/cpu.md
+// "Third round", "Tried and not kept"). Interleaved runs, docs/cpu.md "Fifth round".
+inline constexpr std::int64_t kChainOutMaxBytes = 512;
 inline constexpr std::int64_t kChainInBytes = 1024;
 inline constexpr std::int64_t kMaxChainBytes = 4096;
 inline constexpr std::int64_t kMaxChainTileBytes = 64 << 10;

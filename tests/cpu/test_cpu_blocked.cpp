@@ -172,6 +172,29 @@ TEST(CpuBlockedKernels, TilesMatchDefinitionAndStayInside) {
   }
 }
 
+// 4-byte tiles of at least 8 x 8 whose sides are not multiples of 8 run full 8x8 blocks only, the
+// last of each side overlapping the one before (microkernels_avx2.cpp, `overlapped`): every such
+// size up to 8 past a multiple, walked down columns (short input rows) and along rows (>= 1 KiB
+// input rows), with padded strides; nothing outside the tile may be written.
+TEST(CpuBlockedKernels, OverlappedEdgeBlocks4B) {
+  for (const auto* kt : kernel_tables())
+    for (i64 rows : {8, 9, 12, 15, 16, 17, 22, 23, 31})
+      for (i64 cols : {8, 9, 13, 15, 17, 24, 30, 257, 263, 300}) {
+        const i64 e = 4, ldi = (cols + 3) * e, ldo = (rows + 5) * e;
+        std::vector<unsigned char> in(static_cast<std::size_t>(rows * ldi)),
+            out(static_cast<std::size_t>(cols * ldo + 2 * kGuard), xpose::test::kPoison), want = out;
+        xpose::test::fill_random(in.data(), in.size(), static_cast<std::uint64_t>(rows * 1000 + cols));
+        for (i64 i = 0; i < rows; ++i)
+          for (i64 j = 0; j < cols; ++j)
+            std::memcpy(&want[static_cast<std::size_t>(kGuard + j * ldo + i * e)],
+                        &in[static_cast<std::size_t>(i * ldi + j * e)], static_cast<std::size_t>(e));
+        kt->tile[2](reinterpret_cast<const std::byte*>(in.data()), ldi, reinterpret_cast<std::byte*>(out.data() + kGuard),
+                    ldo, rows, cols);
+        ASSERT_EQ(xpose::test::first_difference(out.data(), want.data(), out.size()), -1)
+            << kt->isa << " 4-byte tile " << rows << "x" << cols;
+      }
+}
+
 // Tiles with input rows of >= 1 KiB (kRowsFirstBytes) are walked along their rows first, with
 // the 16x32 byte and 8x16 two-byte blocks; with and without 1 KiB-multiple input strides (the
 // local line copy of the byte kernel), and ragged edges on both sides.
@@ -667,6 +690,47 @@ TEST(CpuBlocked, JOnlyChains) {
     if (c::active_kernels().stream_copy) {
       EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
     }
+  }
+}
+
+// An i axis of 256-511 B with short input rows (kChainOutMaxBytes): i is not chained, j is
+// (to 1 KiB), in tiles of up to 64 KiB; every element size, whole and clipped split links, 1-3
+// threads, and one that streams (like the [64,64,128,128] reversal).
+TEST(CpuBlocked, MidLengthIAxisGrowsTheJChain) {
+  namespace c = xpose::detail::cpu;
+  const struct {
+    std::vector<i64> extents;
+    int eb;
+  } cases[] = {
+      {{300, 3, 5, 100}, 1},  // j 100 B x 2 of the 5, clipped (the tile cap)
+      {{150, 4, 9, 100}, 2},  // j 200 B x 2 of the 9, clipped
+      {{64, 8, 16, 128}, 4},  // j 512 B x 2 of the 16 (divides)
+      {{64, 3, 4, 64}, 4},    // j 256 B x 4: the 4 joins whole
+      {{100, 5, 7, 130}, 4},  // 400 B / 520 B: the 7 does not fit the tile cap
+      {{40, 6, 9, 50}, 8},    // j 400 B x 3 of the 9
+      {{20, 4, 9, 40}, 16},   // j 640 B x 2 of the 9, clipped
+  };
+  int chained = 0;
+  for (const auto& cs : cases) {
+    const permute_desc d = pdesc(cs.extents, {3, 2, 1, 0}, cs.eb);
+    const auto n = c::make_nest(normalized(d));
+    ASSERT_EQ(n.k, c::blocked_nest::kind::kTiles);
+    EXPECT_GE(n.i.extent * n.elem, c::kChainOutBytes);
+    EXPECT_LT(n.i.extent * n.elem, c::kChainOutMaxBytes);
+    EXPECT_EQ(n.i_chain_rank, 0);
+    chained += n.j_chain_rank > 0;
+    for (int threads : {1, 2, 3})
+      ASSERT_EQ(check_permute(d, threads), "") << cs.extents[0] << "... " << cs.eb << "B, " << threads << " threads";
+  }
+  EXPECT_GE(chained, 5);
+  // Large (8 MiB): the tiles stream.
+  const permute_desc big = pdesc({64, 16, 16, 128}, {3, 2, 1, 0}, 4);
+  EXPECT_EQ(c::make_nest(normalized(big)).j_chain_rank, 1);
+  std::string summary;
+  ASSERT_EQ(check_permute(big, 2, &summary), "") << summary;
+  ASSERT_EQ(check_permute(big, 3), "");
+  if (c::active_kernels().stream_copy) {
+    EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
   }
 }
 
