@@ -62,20 +62,6 @@ int side_vector(const problem& pr, bool in_side, int* fast) {
   return v;
 }
 
-// Elements a full box covers contiguously on one side: box dims in that side's stride order while
-// each starts where the previous ends, up to the first cut one.
-std::int64_t side_run(const problem& pr, const std::vector<int>& order, const std::vector<std::int64_t>& t,
-                      bool in_side) {
-  std::int64_t run = 1;
-  for (int d : order) {
-    if (t[d] == 1) continue;
-    if ((in_side ? pr.dims[d].in_stride : pr.dims[d].out_stride) != run) break;
-    run *= t[d];
-    if (t[d] != pr.dims[d].extent) break;
-  }
-  return run;
-}
-
 // A side's contiguous run in a box: box dims in that side's stride order from stride 1, each
 // starting where the previous ends, whole but for the last. Returns the run's dims, fastest first.
 std::vector<int> run_dims(const problem& pr, const std::vector<int>& order, const std::vector<std::int64_t>& t,
@@ -90,6 +76,14 @@ std::vector<int> run_dims(const problem& pr, const std::vector<int>& order, cons
     if (t[d] != pr.dims[d].extent) break;
   }
   return dims;
+}
+
+// Elements a full box covers contiguously on one side: the product of its run's tile extents.
+std::int64_t side_run(const problem& pr, const std::vector<int>& order, const std::vector<std::int64_t>& t,
+                      bool in_side) {
+  std::int64_t run = 1;
+  for (int d : run_dims(pr, order, t, in_side)) run *= t[d];
+  return run;
 }
 
 // Whether vectors of v elements fit a side's run: they lie inside it and start aligned in every
