@@ -13,9 +13,10 @@
 //   16 B 1x1   one 128-bit move per element
 // Each round pairs register k with k + n/2 (lo -> 2k, hi -> 2k+1): on the bit string (register
 // index, element index) that is a rotation by one bit, so log2(n) rounds swap the two halves,
-// which is the transpose. Tiles whose sides are not multiples of the square use masked loads and
-// stores for 4- and 8-byte elements (exact: maskload never touches masked-off memory) and scalar
-// moves otherwise; 4-byte tiles of at least 8 x 8 overlap their last blocks instead (`overlapped`).
+// which is the transpose. Tiles whose sides are not multiples of the square: 4-byte tiles of at
+// least 8 x 8 overlap their last blocks (`overlapped`); 4- and 8-byte edges narrower than the
+// square use 4- and 2-row (column) pieces, overlapping (block_4b_rows and its kin); no masked
+// moves are left. Scalar moves otherwise.
 // Narrow 4-byte tiles (fewer than 8 rows or columns, packed on the short side: 3 x 40,000,000 f32
 // and its reverse) have their own permute-and-blend kernels (narrow_shuffle),
 // narrow 1-, 2- and 8-byte tiles pshufb kernels (narrow_bytes).
@@ -74,31 +75,6 @@ inline void transpose_lanes_ps(__m256 r[8]) {
   r[7] = _mm256_shuffle_ps(t5, t7, 0xEE);
 }
 
-// The classic in-register 8x8 transpose of full rows r[0..7] (for the masked edges, whose loads
-// cannot be split into lanes).
-inline void transpose8x8_ps(__m256 r[8]) {
-  __m256 s[8];
-  for (int k = 0; k < 8; k += 2) {
-    const __m256 lo = _mm256_unpacklo_ps(r[k], r[k + 1]), hi = _mm256_unpackhi_ps(r[k], r[k + 1]);
-    r[k] = lo;
-    r[k + 1] = hi;
-  }
-  for (int k = 0; k < 8; k += 4) {
-    s[k + 0] = _mm256_shuffle_ps(r[k], r[k + 2], 0x44);
-    s[k + 1] = _mm256_shuffle_ps(r[k], r[k + 2], 0xEE);
-    s[k + 2] = _mm256_shuffle_ps(r[k + 1], r[k + 3], 0x44);
-    s[k + 3] = _mm256_shuffle_ps(r[k + 1], r[k + 3], 0xEE);
-  }
-  for (int k = 0; k < 4; ++k) {
-    r[k] = _mm256_permute2f128_ps(s[k], s[k + 4], 0x20);
-    r[k + 4] = _mm256_permute2f128_ps(s[k], s[k + 4], 0x31);
-  }
-}
-
-inline __m256i lane_mask32(i64 n) {  // the first n of 8 lanes
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
-
 inline void block_4b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
   __m256 r[8];
   for (int k = 0; k < 4; ++k) {
@@ -109,23 +85,91 @@ inline void block_4b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
   for (int k = 0; k < 8; ++k) _mm256_storeu_ps(reinterpret_cast<float*>(out + k * ldo), r[k]);
 }
 
+// Edges of fewer than 8 rows or columns, without masks. Masked stores (vmaskmovps) are slow on
+// this CPU (Zen 4; docs/cpu.md "Fifth round"): the 4 x 64 tiles of the [4,8,8,8,8,8,16,32] f32
+// reversal ran at 8.9-9.4 GB/s with them, 12.6-13.6 without ("Sixth round"). An edge of n rows
+// is instead covered by full 4- or 2-row pieces, the last one starting n - 4 (n - 2) rows in
+// and overlapping the one before it (rewriting a few elements with the same values, all inside
+// the edge); columns the same way. Every load and store stays inside the edge, so nothing
+// outside the tile is touched.
+
+// 4 input rows x 8 columns -> 8 output rows of 4 (16-byte stores): lane h holds columns 4h..4h+3.
+inline void piece_4b_4rows(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
+  __m256 r[4];
+  for (int k = 0; k < 4; ++k) r[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(in + k * ldi));
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  const __m256 o[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
+                       _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
+  for (int c = 0; c < 4; ++c) {
+    _mm_storeu_ps(reinterpret_cast<float*>(out + c * ldo), _mm256_castps256_ps128(o[c]));
+    _mm_storeu_ps(reinterpret_cast<float*>(out + (c + 4) * ldo), _mm256_extractf128_ps(o[c], 1));
+  }
+}
+
+// 2 input rows x 8 columns -> 8 output rows of 2 (8-byte stores).
+inline void piece_4b_2rows(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
+  const __m256 r0 = _mm256_loadu_ps(reinterpret_cast<const float*>(in));
+  const __m256 r1 = _mm256_loadu_ps(reinterpret_cast<const float*>(in + ldi));
+  const __m256 t[2] = {_mm256_unpacklo_ps(r0, r1), _mm256_unpackhi_ps(r0, r1)};  // columns 0,1|4,5 and 2,3|6,7
+  for (int h = 0; h < 2; ++h) {
+    const __m128 lo = _mm256_castps256_ps128(t[h]), hi = _mm256_extractf128_ps(t[h], 1);
+    _mm_storel_pi(reinterpret_cast<__m64*>(out + (2 * h) * ldo), lo);
+    _mm_storeh_pi(reinterpret_cast<__m64*>(out + (2 * h + 1) * ldo), lo);
+    _mm_storel_pi(reinterpret_cast<__m64*>(out + (2 * h + 4) * ldo), hi);
+    _mm_storeh_pi(reinterpret_cast<__m64*>(out + (2 * h + 5) * ldo), hi);
+  }
+}
+
+// 8 input rows x 4 columns -> 4 output rows of 8: the first half of block_4b.
+inline void piece_4b_4cols(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
+  __m256 r[4];
+  for (int k = 0; k < 4; ++k) r[k] = load_pair(in + k * ldi, in + (k + 4) * ldi);
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  _mm256_storeu_ps(reinterpret_cast<float*>(out), _mm256_shuffle_ps(t0, t2, 0x44));
+  _mm256_storeu_ps(reinterpret_cast<float*>(out + ldo), _mm256_shuffle_ps(t0, t2, 0xEE));
+  _mm256_storeu_ps(reinterpret_cast<float*>(out + 2 * ldo), _mm256_shuffle_ps(t1, t3, 0x44));
+  _mm256_storeu_ps(reinterpret_cast<float*>(out + 3 * ldo), _mm256_shuffle_ps(t1, t3, 0xEE));
+}
+
+// 8 input rows x 2 columns (8-byte loads) -> 2 output rows of 8.
+inline void piece_4b_2cols(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
+  auto two = [&](int k) {  // [row k | row k+1], 2 columns each
+    const __m128 z = _mm_setzero_ps();
+    return _mm_loadh_pi(_mm_loadl_pi(z, reinterpret_cast<const __m64*>(in + k * ldi)),
+                        reinterpret_cast<const __m64*>(in + (k + 1) * ldi));
+  };
+  const __m256 a = _mm256_insertf128_ps(_mm256_castps128_ps256(two(0)), two(4), 1);  // rows 0,1 | 4,5
+  const __m256 b = _mm256_insertf128_ps(_mm256_castps128_ps256(two(2)), two(6), 1);  // rows 2,3 | 6,7
+  _mm256_storeu_ps(reinterpret_cast<float*>(out), _mm256_shuffle_ps(a, b, 0x88));
+  _mm256_storeu_ps(reinterpret_cast<float*>(out + ldo), _mm256_shuffle_ps(a, b, 0xDD));
+}
+
 // n < 8 input rows, 8 columns: the output rows are n elements long.
 inline void block_4b_rows(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 n) {
-  __m256 r[8];
-  for (int k = 0; k < 8; ++k)
-    r[k] = k < n ? _mm256_loadu_ps(reinterpret_cast<const float*>(in + k * ldi)) : _mm256_setzero_ps();
-  transpose8x8_ps(r);
-  const __m256i m = lane_mask32(n);
-  for (int k = 0; k < 8; ++k) _mm256_maskstore_ps(reinterpret_cast<float*>(out + k * ldo), m, r[k]);
+  if (n >= 4) {
+    piece_4b_4rows(in, ldi, out, ldo);
+    if (n > 4) piece_4b_4rows(in + (n - 4) * ldi, ldi, out + (n - 4) * 4, ldo);
+  } else if (n >= 2) {
+    piece_4b_2rows(in, ldi, out, ldo);
+    if (n > 2) piece_4b_2rows(in + ldi, ldi, out + 4, ldo);
+  } else {
+    scalar_edge<4>(in, ldi, out, ldo, n, 8);
+  }
 }
 
 // 8 input rows, n < 8 columns: n output rows.
 inline void block_4b_cols(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 n) {
-  const __m256i m = lane_mask32(n);
-  __m256 r[8];
-  for (int k = 0; k < 8; ++k) r[k] = _mm256_maskload_ps(reinterpret_cast<const float*>(in + k * ldi), m);
-  transpose8x8_ps(r);
-  for (int k = 0; k < n; ++k) _mm256_storeu_ps(reinterpret_cast<float*>(out + k * ldo), r[k]);
+  if (n >= 4) {
+    piece_4b_4cols(in, ldi, out, ldo);
+    if (n > 4) piece_4b_4cols(in + (n - 4) * 4, ldi, out + (n - 4) * ldo, ldo);
+  } else if (n >= 2) {
+    piece_4b_2cols(in, ldi, out, ldo);
+    if (n > 2) piece_4b_2cols(in + 4, ldi, out + ldo, ldo);
+  } else {
+    scalar_edge<4>(in, ldi, out, ldo, 8, n);
+  }
 }
 
 // Narrow tiles (fewer than 8 rows or columns) whose short side is packed: an N x 8 block is 8N
@@ -215,7 +259,8 @@ void with_narrow(i64 n, F&& f) {
 // elements with the same values) instead of masked loads and stores (vmaskmovps) at the edges,
 // which this CPU (Zen 4) runs slowly: the 14 x 24 chained tiles of [6,18,22,13,3,14,2,24] perm
 // 7,1,4,6,3,2,0,5 f32 went from 7.6-8.6 to 14.2-14.6 GB/s (interleaved runs, docs/cpu.md "Fifth
-// round"). For 8-byte tiles (4x4 blocks) the same measured no change, so they keep the masks.
+// round"). For 8-byte tiles (4x4 blocks) the same measured no change; their edges use the 2-row
+// and 2-column pieces of block_8b_rows / _cols.
 template <int E, int B, class Block>
 void overlapped(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols, Block block) {
   const i64 il = rows - B, jl = cols - B;  // the last blocks' starts
@@ -259,20 +304,34 @@ void tile_4b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i6
     overlapped<4, 8>(in, ldi, out, ldo, rows, cols, block_4b);
     return;
   }
-  if (rows_first(cols * 4)) {
-    for (i64 i = 0; i < r8; i += 8)
-      for (i64 j = 0; j < c8; j += 8) block_4b(in + i * ldi + j * 4, ldi, out + j * ldo + i * 4, ldo);
-    if (r8 < rows)
-      for (i64 j = 0; j < c8; j += 8) block_4b_rows(in + r8 * ldi + j * 4, ldi, out + j * ldo + r8 * 4, ldo, rows - r8);
-  } else {
-    for (i64 j = 0; j < c8; j += 8) {
-      for (i64 i = 0; i < r8; i += 8) block_4b(in + i * ldi + j * 4, ldi, out + j * ldo + i * 4, ldo);
-      if (r8 < rows) block_4b_rows(in + r8 * ldi + j * 4, ldi, out + j * ldo + r8 * 4, ldo, rows - r8);
+  // One side under 8 (and not packed): 8-wide blocks along the other side, the last one
+  // overlapped as in `overlapped`, so no scalar corner is left (the 6 x 23 tiles of
+  // [368,6,22,6,10,23] perm 0,2,5,1,4,3 f32: 13.7-13.9 -> 19.6-20.3 GB/s with the pieces above).
+  if (rows < 8 && cols >= 8) {
+    for (i64 j = 0;; j += 8) {
+      j = std::min(j, cols - 8);
+      block_4b_rows(in + j * 4, ldi, out + j * ldo, ldo, rows);
+      if (j == cols - 8) return;
     }
   }
-  if (c8 < cols) {
-    for (i64 i = 0; i < r8; i += 8) block_4b_cols(in + i * ldi + c8 * 4, ldi, out + c8 * ldo + i * 4, ldo, cols - c8);
-    scalar_edge<4>(in + r8 * ldi + c8 * 4, ldi, out + c8 * ldo + r8 * 4, ldo, rows - r8, cols - c8);
+  if (cols < 8 && rows >= 8) {
+    for (i64 i = 0;; i += 8) {
+      i = std::min(i, rows - 8);
+      block_4b_cols(in + i * ldi, ldi, out + i * 4, ldo, cols);
+      if (i == rows - 8) return;
+    }
+  }
+  if (rows < 8 && cols < 8) {
+    scalar_edge<4>(in, ldi, out, ldo, rows, cols);
+    return;
+  }
+  // Both sides multiples of 8.
+  if (rows_first(cols * 4)) {
+    for (i64 i = 0; i < rows; i += 8)
+      for (i64 j = 0; j < cols; j += 8) block_4b(in + i * ldi + j * 4, ldi, out + j * ldo + i * 4, ldo);
+  } else {
+    for (i64 j = 0; j < cols; j += 8)
+      for (i64 i = 0; i < rows; i += 8) block_4b(in + i * ldi + j * 4, ldi, out + j * ldo + i * 4, ldo);
   }
 }
 
@@ -392,19 +451,6 @@ bool narrow_tile_small(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i6
 // ---------------------------------------------------------------------------------- 8-byte, 4x4
 inline __m128d load2(const std::byte* p) { return _mm_loadu_pd(reinterpret_cast<const double*>(p)); }
 
-inline void transpose4x4_pd(__m256d r[4]) {
-  const __m256d t0 = _mm256_unpacklo_pd(r[0], r[1]), t1 = _mm256_unpackhi_pd(r[0], r[1]);
-  const __m256d t2 = _mm256_unpacklo_pd(r[2], r[3]), t3 = _mm256_unpackhi_pd(r[2], r[3]);
-  r[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
-  r[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
-  r[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
-  r[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
-}
-
-inline __m256i lane_mask64(i64 n) {
-  return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
-}
-
 inline void block_8b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
   // a0 = [row0 c0 c1 | row2 c0 c1], a1 = [row1 .. | row3 ..], a2/a3 the same for columns 2, 3.
   const __m256d a0 = _mm256_insertf128_pd(_mm256_castpd128_pd256(load2(in)), load2(in + 2 * ldi), 1);
@@ -417,21 +463,43 @@ inline void block_8b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
   _mm256_storeu_pd(reinterpret_cast<double*>(out + 3 * ldo), _mm256_unpackhi_pd(a2, a3));
 }
 
+// The 8-byte edges (fewer than 4 rows or columns) without masks, as block_4b_rows / _cols: 2-row
+// (2-column) pieces, the last one overlapping when n = 3.
+// 2 input rows x 4 columns -> 4 output rows of 2 (16-byte stores).
+inline void piece_8b_2rows(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
+  const __m256d r0 = _mm256_loadu_pd(reinterpret_cast<const double*>(in));
+  const __m256d r1 = _mm256_loadu_pd(reinterpret_cast<const double*>(in + ldi));
+  const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);  // columns 0|2, 1|3
+  _mm_storeu_pd(reinterpret_cast<double*>(out), _mm256_castpd256_pd128(t0));
+  _mm_storeu_pd(reinterpret_cast<double*>(out + ldo), _mm256_castpd256_pd128(t1));
+  _mm_storeu_pd(reinterpret_cast<double*>(out + 2 * ldo), _mm256_extractf128_pd(t0, 1));
+  _mm_storeu_pd(reinterpret_cast<double*>(out + 3 * ldo), _mm256_extractf128_pd(t1, 1));
+}
+
+// 4 input rows x 2 columns -> 2 output rows of 4: the first half of block_8b.
+inline void piece_8b_2cols(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
+  const __m256d a0 = _mm256_insertf128_pd(_mm256_castpd128_pd256(load2(in)), load2(in + 2 * ldi), 1);
+  const __m256d a1 = _mm256_insertf128_pd(_mm256_castpd128_pd256(load2(in + ldi)), load2(in + 3 * ldi), 1);
+  _mm256_storeu_pd(reinterpret_cast<double*>(out), _mm256_unpacklo_pd(a0, a1));
+  _mm256_storeu_pd(reinterpret_cast<double*>(out + ldo), _mm256_unpackhi_pd(a0, a1));
+}
+
 inline void block_8b_rows(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 n) {
-  __m256d r[4];
-  for (int k = 0; k < 4; ++k)
-    r[k] = k < n ? _mm256_loadu_pd(reinterpret_cast<const double*>(in + k * ldi)) : _mm256_setzero_pd();
-  transpose4x4_pd(r);
-  const __m256i m = lane_mask64(n);
-  for (int k = 0; k < 4; ++k) _mm256_maskstore_pd(reinterpret_cast<double*>(out + k * ldo), m, r[k]);
+  if (n >= 2) {
+    piece_8b_2rows(in, ldi, out, ldo);
+    if (n > 2) piece_8b_2rows(in + (n - 2) * ldi, ldi, out + (n - 2) * 8, ldo);
+  } else {
+    scalar_edge<8>(in, ldi, out, ldo, n, 4);
+  }
 }
 
 inline void block_8b_cols(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 n) {
-  const __m256i m = lane_mask64(n);
-  __m256d r[4];
-  for (int k = 0; k < 4; ++k) r[k] = _mm256_maskload_pd(reinterpret_cast<const double*>(in + k * ldi), m);
-  transpose4x4_pd(r);
-  for (int k = 0; k < n; ++k) _mm256_storeu_pd(reinterpret_cast<double*>(out + k * ldo), r[k]);
+  if (n >= 2) {
+    piece_8b_2cols(in, ldi, out, ldo);
+    if (n > 2) piece_8b_2cols(in + (n - 2) * 8, ldi, out + (n - 2) * ldo, ldo);
+  } else {
+    scalar_edge<8>(in, ldi, out, ldo, 4, n);
+  }
 }
 
 void tile_8b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {

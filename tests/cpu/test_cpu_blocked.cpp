@@ -195,6 +195,32 @@ TEST(CpuBlockedKernels, OverlappedEdgeBlocks4B) {
       }
 }
 
+// Edges narrower than the 8x8 (4-byte) or 4x4 (8-byte) block, on tiles that are not packed (the
+// narrow kernels take those): 4- and 2-row (column) pieces, the last one overlapping, instead of
+// masked moves; tiles with a side under the block walk the other side with an overlapped last
+// block. The padding of each output row stays poisoned: a piece that stored past the edge fails.
+TEST(CpuBlockedKernels, OverlappedNarrowEdgePieces) {
+  for (const auto* kt : kernel_tables())
+    for (int ei : {2, 3}) {
+      const i64 e = i64{1} << ei;
+      for (i64 rows : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 18, 19, 26})
+        for (i64 cols : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 18, 23, 26, 64, 261}) {
+          const i64 ldi = (cols + 3) * e, ldo = (rows + 5) * e;
+          std::vector<unsigned char> in(static_cast<std::size_t>(rows * ldi)),
+              out(static_cast<std::size_t>(cols * ldo + 2 * kGuard), xpose::test::kPoison), want = out;
+          xpose::test::fill_random(in.data(), in.size(), static_cast<std::uint64_t>(rows * 1000 + cols + 7 * e));
+          for (i64 i = 0; i < rows; ++i)
+            for (i64 j = 0; j < cols; ++j)
+              std::memcpy(&want[static_cast<std::size_t>(kGuard + j * ldo + i * e)],
+                          &in[static_cast<std::size_t>(i * ldi + j * e)], static_cast<std::size_t>(e));
+          kt->tile[ei](reinterpret_cast<const std::byte*>(in.data()), ldi,
+                       reinterpret_cast<std::byte*>(out.data() + kGuard), ldo, rows, cols);
+          ASSERT_EQ(xpose::test::first_difference(out.data(), want.data(), out.size()), -1)
+              << kt->isa << " " << e << "-byte tile " << rows << "x" << cols;
+        }
+    }
+}
+
 // Tiles with input rows of >= 1 KiB (kRowsFirstBytes) are walked along their rows first, with
 // the 16x32 byte and 8x16 two-byte blocks; with and without 1 KiB-multiple input strides (the
 // local line copy of the byte kernel), and ragged edges on both sides.
