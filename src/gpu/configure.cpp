@@ -150,6 +150,33 @@ status configure_reg_tile(plan_data& pd, std::string* why) {
   return status::kSuccess;
 }
 
+template <int S>
+void skew_tile_grid(plan_data& pd) {
+  constexpr int u = 32 / S;  // elements per 32-byte sector: the output's stagger
+  pd.launch.grid_x = ceil_div(pd.mat.cols, skew_tile_shape<S>::kCols);
+  pd.launch.grid_y = ceil_div(pd.mat.rows + u - 1, skew_tile_shape<S>::kRows);  // staggered: one band more
+  pd.launch.block_x = skew_tile_shape<S>::kThreads;
+}
+
+// skew_tile takes any leading dimension, batch stride and element-aligned pointer (it aligns its
+// vectors itself); a 16-byte element is a whole vector, which fast_tile already moves at any
+// leading dimension.
+status configure_skew_tile(plan_data& pd, std::string* why) {
+  switch (pd.prob.elem_bytes) {
+    case 1: skew_tile_grid<1>(pd); break;
+    case 2: skew_tile_grid<2>(pd); break;
+    case 4: skew_tile_grid<4>(pd); break;
+    case 8: skew_tile_grid<8>(pd); break;
+    default:
+      return fail(status::kVariantNotApplicable, why,
+                  "skew_tile staggers tiles to align vectors of several elements; a 16-byte element is one vector "
+                  "(fast_tile moves it at any leading dimension)");
+  }
+  pd.launch.block_y = 1;
+  pd.launch.grid_z = pd.mat.batch;
+  return status::kSuccess;
+}
+
 // Tuning: the short side is kept whole when it is at most kNarrowMax elements; each block then
 // holds about kNarrowTileBytes of it (a multiple of 32 elements of the long side).
 inline constexpr int kNarrowMax = 64;

@@ -5,6 +5,7 @@
 #include "gpu/kernels/permute_general.cuh"
 #include "gpu/kernels/permute_packed.cuh"
 #include "gpu/kernels/reg_tile.cuh"
+#include "gpu/kernels/skew_tile.cuh"
 #include "gpu/variants.hpp"
 
 namespace xpose::detail::gpu {
@@ -24,6 +25,19 @@ status run_reg_tile(const plan_data& pd, const void* in, void* out, CUstream_st*
         static_cast<const T*>(in), static_cast<T*>(out), pd.mat, pd.launch.grid_x, pd.launch.grid_y);
     XPOSE_CUDA_TRY(cudaGetLastError(), why);
     return status::kSuccess;
+  });
+}
+
+status run_skew_tile(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
+    if constexpr (sizeof(T) == 16) {
+      return status::kVariantNotApplicable;  // configure_skew_tile refuses it
+    } else {
+      skew_tile_kernel<T><<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(static_cast<const T*>(in),
+                                                                            static_cast<T*>(out), pd.mat);
+      XPOSE_CUDA_TRY(cudaGetLastError(), why);
+      return status::kSuccess;
+    }
   });
 }
 

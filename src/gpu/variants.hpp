@@ -24,6 +24,7 @@ XPOSE_GPU_VARIANT(copy)
 XPOSE_GPU_VARIANT(fast_tile)
 XPOSE_GPU_VARIANT(narrow)
 XPOSE_GPU_VARIANT(reg_tile)
+XPOSE_GPU_VARIANT(skew_tile)
 XPOSE_GPU_VARIANT(permute_general)
 XPOSE_GPU_VARIANT(permute_packed)
 #undef XPOSE_GPU_VARIANT

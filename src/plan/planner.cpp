@@ -101,6 +101,15 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // Where 16-byte vectors are ruled out: a short side (a 32x32 tile would be mostly empty:
       // [112410,199,3] perm 2,0,1 ran `tiled` at 13.8%) or several batch dims go to boxes, the rest
       // to the classic tile (10007x9973 f32: tiled 54%, permute_packed 51%).
+      // Leading dimensions that are not whole vectors, or pointers not aligned to them: skew_tile
+      // staggers its tiles so the vectors stay aligned. H200 2026-11-29, 10007x9973, % of copy,
+      // 1/2/4/8 B: skew_tile 67.8 / 69.7 / 67.8-70.7 / 86.1 against tiled 36.7 / 48.0 / 55.0 / 68.6
+      // (and permute_packed 17.2 / 29.9 / 55.4 / 63.0). Short sides (<= 64) keep their kernels: the
+      // staggered tile reads up to 32 / S - 1 extra rows, too many for them (not measured).
+      if (s < 16 && short_side > 64)
+        c.push_back({"skew_tile", "2-D transpose whose leading dimensions or pointers are not 16-byte aligned: "
+                                  "tile edges staggered so the vectors stay aligned both ways (H200 10007x9973: "
+                                  "68-86% of copy vs 37-69% for tiled)"});
       if (m.batch_rank > 1 || std::min(m.rows, m.cols) < 32)
         c.push_back({"permute_packed", "permutation whose strides rule out 16-byte vectors: packed boxes"});
       c.push_back({"tiled", "2-D transpose whose strides or pointers rule out 16-byte vectors: classic 32x32 tile"});

@@ -93,6 +93,32 @@ TEST(GpuRandom, TransposesSmall) {
   }
 }
 
+// skew_tile by name: any leading dimension, batch stride and pointer offset (it aligns its vectors
+// itself), so every case runs it; small and odd extents put the staggered tile edges everywhere.
+TEST(GpuRandom, SkewTileAnyAlignment) {
+  XPOSE_REQUIRE_GPU();
+  std::mt19937_64 rng(20261130);
+  const int sizes[] = {1, 2, 4, 8};
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  for (int c = 0; c < 300; ++c) {
+    const int eb = sizes[c % 4];
+    xpose::transpose_desc d{.rows = pick(1, c % 5 == 0 ? 1500 : 300), .cols = pick(1, c % 7 == 0 ? 1500 : 300),
+                            .elem_bytes = eb};
+    if (c % 2 == 0) d.ld_in = d.cols + pick(0, 17);
+    if (c % 3 == 0) d.ld_out = d.rows + pick(0, 17);
+    if (c % 5 == 1) {
+      d.batch = pick(2, 5);
+      d.batch_stride_in = d.rows * d.ld_in.value_or(d.cols) + pick(0, 9);
+      d.batch_stride_out = d.cols * d.ld_out.value_or(d.rows) + pick(0, 9);
+    }
+    const std::int64_t in_off = pick(0, 16 / eb - 1), out_off = pick(0, 16 / eb - 1);
+    const std::string err = run_case(d, eb, in_off, out_off, 3000 + c, "skew_tile");
+    ASSERT_EQ(err, "") << "case " << c << ": " << d.batch << "x" << d.rows << "x" << d.cols << " " << eb << "B ld "
+                       << d.ld_in.value_or(d.cols) << "/" << d.ld_out.value_or(d.rows) << " offsets " << in_off << "/"
+                       << out_off;
+  }
+}
+
 // Random permutations of rank 1..8 (fastest dims of 1..7 elements, a fifth with padded input
 // strides, some with an offset output pointer) through `variant`.
 void random_permutations(const std::string& variant, int cases, std::uint64_t seed) {

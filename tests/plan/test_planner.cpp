@@ -153,11 +153,17 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({64, 64, 128, 128}, {3, 2, 1, 0}), 1), "permute_packed"},
       // the same for 2-byte elements stays with fast_tile (packed ran 71% vs 86%)
       {with(pdesc({64, 64, 128, 128}, {3, 2, 1, 0}), 2), "fast_tile"},
-      // large single matrices: f32 permute_packed, f64 fast_tile, i8 reg_tile, odd rows tiled
+      // large single matrices: f32 permute_packed, f64 fast_tile, i8 reg_tile, odd rows skew_tile
+      // (c128 rows are whole vectors at any leading dimension: fast_tile)
       {with(pdesc({16384, 16384}, {1, 0}), 4), "permute_packed"},
       {with(pdesc({16384, 16384}, {1, 0}), 8), "fast_tile"},
       {with(pdesc({16384, 16384}, {1, 0}), 1), "reg_tile"},
-      {with(pdesc({10007, 9973}, {1, 0}), 4), "tiled"},
+      {with(pdesc({10007, 9973}, {1, 0}), 1), "skew_tile"},
+      {with(pdesc({10007, 9973}, {1, 0}), 4), "skew_tile"},
+      {with(pdesc({10007, 9973}, {1, 0}), 8), "skew_tile"},
+      {with(pdesc({10007, 9973}, {1, 0}), 16), "fast_tile"},
+      // an odd short side (<= 64) keeps the classic tile
+      {with(pdesc({48, 1000003}, {1, 0}), 4), "tiled"},
       // a narrow shape stays with narrow
       {with(pdesc({4, 40000000}, {1, 0}), 4), "narrow"},
   };

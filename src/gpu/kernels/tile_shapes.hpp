@@ -26,4 +26,41 @@ template <int S> struct reg_tile_shape {
   static constexpr int kCols = 8 * kV;             // cols per thread block (8 lanes)
 };
 
+
+
+// skew_tile (kernels/skew_tile.cuh): any leading dimension and any element-aligned pointer, still
+// 16-byte aligned vectors on both sides. TR (kRows) x TC (kCols) output rows x columns as above,
+// read as TR + 32 / S - 1 input rows of TC / V + 1 aligned chunks into a shared tile of that many
+// rows at a pitch of kPitch elements (at least TC + 2V: a row's chunks start up to V - 1 elements
+// left of the tile and the row is stored from column V). kMinBlocks is __launch_bounds__'s
+// blocks-per-SM floor, which caps the registers.
+//
+// kPitch: the pitch with the fewest shared wavefronts of both phases, averaged over every leading
+// dimension mod V (input) and mod 32 / S (output) with both pointers aligned, by the hardware rule
+// of the bank model (scripts/skew_pitch.py prints the table): 2 per element on average where 1 is
+// ideal for 1- to 4-byte elements (1 for even leading dimensions of 4-byte elements), 3 where 2 is
+// ideal for 8-byte ones.
+//
+// Shapes and register caps, H200 2026-11-29, % of copy at 10007x9973 / 16384^2 (xpose bench
+// --variants skew_tile, one run each; alternatives compiled side by side in one binary):
+//   1 B  128x128, 256 thr: 62.8 / 64.9 (80 registers); capped at 64 (4 blocks/SM): 67.8 / 73.8;
+//        at 48 (5 blocks, spills): 48.3 / 51.7
+//   2 B  64x64, 128 thr:   67.6 / 74.8 (76 registers); capped at 63 (8 blocks): 69.7 / 80.7;
+//        at 48 (10 blocks, spills): 64.9 / 68.7
+//   4 B  32x32, 64 thr:    67.8-70.7 / 83.0-85.2 (70-78 registers, two builds); capped at 61:
+//        64.3 / 84.4; at 48: 58.4 / 78.0; 64x32 with 128 threads: 66.5 / 77.7; 32x64: 62.9 / 76.9
+//   8 B  32x32, 64 thr:    86.1 / 85.5 (128 registers); with 128 threads: 79.2 / 81.3; capped at
+//        96: 85.2 / 85.1; 64x32 with 256 threads: 68.2 / 69.4
+// Before the output was staggered by 32-byte sectors (16-byte vectors only) and the load phase
+// used 4 x 8 warps, 10007x9973 ran 62.0 / 52.5 / 45.6 / 71.5 (1/2/4/8 B).
+template <int TR, int TC, int NT, int Pitch, int MinBlocks = 1>
+struct skew_shape {
+  static constexpr int kRows = TR, kCols = TC, kThreads = NT, kPitch = Pitch, kMinBlocks = MinBlocks;
+};
+template <int S> struct skew_tile_shape;
+template <> struct skew_tile_shape<1> : skew_shape<128, 128, 256, 173, 4> {};
+template <> struct skew_tile_shape<2> : skew_shape<64, 64, 128, 81, 8> {};
+template <> struct skew_tile_shape<4> : skew_shape<32, 32, 64, 41> {};
+template <> struct skew_tile_shape<8> : skew_shape<32, 32, 64, 37> {};
+
 }  // namespace xpose::detail::gpu

@@ -1,0 +1,150 @@
+// skew_tile: the 2-D transpose for leading dimensions (and pointers) that are not whole 16-byte
+// vectors, such as 10007 x 9973, still with aligned 16-byte vectors on both global sides.
+//
+// fast_tile needs every row to start on a 16-byte boundary. With an odd leading dimension the
+// start of row r moves by ld mod V elements from one row to the next (V = 16 / sizeof(T)), so no
+// fixed tile edge is aligned in every row. skew_tile keeps the accesses aligned and moves the tile
+// edges instead:
+//   - Output (written once: its alignment is what the L2 and DRAM see). Output row c of tile
+//     (bx, by) holds input rows [r0 - m_c, r0 - m_c + TR), r0 = by * TR, where m_c is how far
+//     element (c, r0) lies past a 32-byte sector boundary (in elements, < U = 32 / sizeof(T)). So
+//     every tile writes whole aligned sectors: 8 lanes store 128 contiguous bytes of one output row
+//     per instruction. Aligning to 16 bytes only left a third of the sectors half-written by each of
+//     two tiles (10007x9973 f32: 3.7 L2 write sectors per sector of output, the L2 at 92% of its
+//     peak and DRAM at 41%; Nsight Compute, H200, 2026-11-29). The staggered ranges of consecutive
+//     tiles partition every output row (TR is a multiple of U, so m_c does not depend on by); the
+//     grid has ceil((rows + U - 1) / TR) tile rows. Vectors that cross the matrix's first or last
+//     row are written element by element.
+//   - Input (read: an over-read costs L2 traffic, not DRAM). The tile reads the TR + U - 1 input
+//     rows [r0 - U + 1, r0 + TR) its staggered outputs need, each as TC / V + 1 aligned chunks that
+//     cover the columns [c0, c0 + TC) wherever the row's alignment puts them: TC / V chunks by warps
+//     of 4 rows x 8 lanes (a 128-byte run per row, as fast_tile) and the last chunk of every row by
+//     a second pass. The extra rows and chunk were also read by the neighbouring tiles, a few
+//     hundred tiles earlier or later in launch order, so they come from the L2.
+//   - Shared memory: each chunk is scattered element by element into tile[h][V + its column - c0]
+//     (h = input row - (r0 - U + 1)), so a row's elements sit at the same column whatever its
+//     alignment, and the gather reads tile[U - 1 - m_c + k * V + i][V + c] at fixed offsets i * P.
+//     The pitch P (skew_tile_shape) was chosen by counting bank wavefronts of both phases over every
+//     leading dimension mod V (input) and mod U (output).
+// Chunks that cross the matrix's edge (first or last column, rows outside it) are loaded element
+// by element with bounds checks, so nothing outside the matrix is read or written.
+//
+// Launch: block (kThreads), grid (ceil(cols / TC), ceil((rows + U - 1) / TR), batch), capped and
+// looped. Static shared memory: (TR + U - 1) x P elements.
+#pragma once
+
+#include <cstdint>
+
+#include "gpu/common.cuh"
+#include "gpu/kernels/fast_tile.cuh"  // vec16
+#include "gpu/kernels/tile_shapes.hpp"
+
+namespace xpose::detail::gpu {
+
+template <class T, class shape = skew_tile_shape<sizeof(T)>>
+__global__ void __launch_bounds__(shape::kThreads, shape::kMinBlocks)
+    skew_tile_kernel(const T* __restrict__ in, T* __restrict__ out, matrix_view m) {
+  constexpr int S = sizeof(T), V = 16 / S, U = 32 / S;
+  constexpr int TR = shape::kRows, TC = shape::kCols, NT = shape::kThreads, P = shape::kPitch;
+  constexpr int kWarps = NT / 32;
+  constexpr int H = TR + U - 1;                 // input rows per tile
+  constexpr int kMain = TC / V;                 // chunks per row moved by 4 x 8 warps
+  constexpr int kSegs = kMain / 8;              // 8-lane segments per row
+  constexpr int kMainWarpOps = (H + 3) / 4 * kSegs;
+  constexpr int kMainIters = (kMainWarpOps + kWarps - 1) / kWarps;
+  constexpr int kTailIters = (H + NT - 1) / NT;  // the last chunk of each row, one row per thread
+  constexpr int kLoads = kMainIters + kTailIters;
+  constexpr int kVecsPerRow = TR / V;           // output vectors per output row
+  constexpr int kLanesC = 32 / 8;               // output rows per warp instruction
+  constexpr int kStores = TC * kVecsPerRow;
+  constexpr int kStoreIters = kStores / NT;
+  static_assert(P >= TC + 2 * V && TR % U == 0 && kMain % 8 == 0 && kStores % NT == 0 && NT % 32 == 0);
+  static_assert(kVecsPerRow % 8 == 0 && TC % kLanesC == 0);
+
+  __shared__ T tile[H * P];
+  const int tid = static_cast<int>(threadIdx.x), lane = tid % 32, warp = tid / 32;
+  const int lx = lane % 8, ly = lane / 8;
+  // Misalignment of element index e from the array's start: (mis + e) mod V elements past a 16-byte
+  // boundary, mod U past a 32-byte one (pointers are aligned to the element, checked at execute).
+  const auto in_mis = static_cast<std::int64_t>((reinterpret_cast<std::uintptr_t>(in) / S) % V);
+  const auto out_mis = static_cast<std::int64_t>((reinterpret_cast<std::uintptr_t>(out) / S) % U);
+
+  const std::int64_t nbx = ceil_div(m.cols, TC), nby = ceil_div(m.rows + U - 1, TR);
+  for (std::int64_t b = blockIdx.z; b < m.batch; b += gridDim.z)
+    for (std::int64_t by = blockIdx.y; by < nby; by += gridDim.y)
+      for (std::int64_t bx = blockIdx.x; bx < nbx; bx += gridDim.x) {
+        std::int64_t in_off, out_off;
+        batch_offsets(m, b, &in_off, &out_off);
+        const std::int64_t r0 = by * TR, c0 = bx * TC;
+        const std::int64_t h0 = r0 - (U - 1);  // input row of tile row 0
+
+        // Load: every chunk first (independent 16-byte loads in flight), then the scatter.
+        vec16<T> v[kLoads];
+        int dst[kLoads];  // tile index of each chunk's first element; -1: no chunk
+#pragma unroll
+        for (int it = 0; it < kLoads; ++it) {
+          int h, ch;
+          if (it < kMainIters) {
+            const int op = it * kWarps + warp;
+            h = op / kSegs * 4 + ly;
+            ch = op % kSegs * 8 + lx;
+          } else {
+            h = (it - kMainIters) * NT + tid;
+            ch = kMain;
+          }
+          dst[it] = -1;
+          if (h >= H) continue;
+          const std::int64_t r = h0 + h;
+          const std::int64_t row_start = in_off + r * m.ld_in;  // element index of (r, 0)
+          const int a = static_cast<int>((in_mis + row_start + c0) & (V - 1));  // two's complement: mod V
+          const std::int64_t cs = c0 - a + ch * V;  // the chunk's first column
+          dst[it] = h * P + V + static_cast<int>(cs - c0);
+          if (r < 0 || r >= m.rows) continue;
+          const T* p = in + row_start + cs;
+          if (cs >= 0 && cs + V <= m.cols) {
+            v[it].v = *reinterpret_cast<const uint4*>(p);
+          } else {
+#pragma unroll
+            for (int e = 0; e < V; ++e)
+              if (cs + e >= 0 && cs + e < m.cols) v[it].e[e] = p[e];
+          }
+        }
+        // Elements outside the matrix are scattered as whatever v holds: the gather never reads them.
+#pragma unroll
+        for (int it = 0; it < kLoads; ++it) {
+          if (dst[it] < 0) continue;
+#pragma unroll
+          for (int e = 0; e < V; ++e) tile[dst[it] + e] = v[it].e[e];
+        }
+        __syncthreads();
+
+        // Store: output row c0 + c, vector k: input rows r0 - m_c + k * V .. + V - 1; 8 lanes write
+        // 8 consecutive vectors of one output row.
+#pragma unroll
+        for (int it = 0; it < kStoreIters; ++it) {
+          const int w = it * kWarps + warp;
+          const int k = (w % (kVecsPerRow / 8)) * 8 + lx;
+          const int c = (w / (kVecsPerRow / 8)) * kLanesC + ly;
+          const std::int64_t gc = c0 + c;
+          if (gc >= m.cols) continue;
+          const std::int64_t row_start = out_off + gc * m.ld_out;  // element index of output (gc, 0)
+          const int mc = static_cast<int>((out_mis + row_start + r0) % U);
+          const std::int64_t rr = r0 - mc + k * V;  // first input row (= output column) of the vector
+          const T* src = tile + (U - 1 - mc + k * V) * P + V + c;
+          vec16<T> o;
+#pragma unroll
+          for (int i = 0; i < V; ++i) o.e[i] = src[i * P];
+          T* p = out + row_start + rr;
+          if (rr >= 0 && rr + V <= m.rows) {
+            *reinterpret_cast<uint4*>(p) = o.v;
+          } else {
+#pragma unroll
+            for (int i = 0; i < V; ++i)
+              if (rr + i >= 0 && rr + i < m.rows) p[i] = o.e[i];
+          }
+        }
+        __syncthreads();
+      }
+}
+
+}  // namespace xpose::detail::gpu
