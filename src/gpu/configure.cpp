@@ -197,7 +197,9 @@ status configure_narrow(plan_data& pd, std::string* why) {
                             "(rows {} with ld_out {}, or cols {} with ld_in {})",
                             kNarrowMax, m.rows, m.ld_out, m.cols, m.ld_in));
   }
-  if (status st = check_vector_strides(pd, "narrow", wide_in, !wide_in, why); st != status::kSuccess) return st;
+  // The strided side's leading dimension may be anything: its rows are moved as the aligned
+  // vectors that cover them (kernels/narrow.cuh). The dense side and the batch stride keep whole
+  // vectors, and both pointers must be 16-byte aligned (align_bytes below).
   if (m.batch > 1 && ((m.bs_in * s) % 16 || (m.bs_out * s) % 16))
     return fail(status::kMisaligned, why, "narrow needs batch strides that are multiples of 16 bytes");
   const std::int64_t shrt = wide_in ? m.rows : m.cols, lng = wide_in ? m.cols : m.rows;

@@ -387,7 +387,13 @@ status make_narrow(int, int, int elem_bytes, const problem_2d& p, kernel_model* 
     return fail(status::kVariantNotApplicable, why,
                 fmt::format("narrow needs a short side of at most {} elements (got {}x{})", kNarrowMax, p.rows, p.cols));
   }
-  if (status s = check_vectors("narrow", p, elem_bytes, wide_in, !wide_in, why); s != status::kSuccess) return s;
+  // Rows whose leading dimension is not a multiple of V are moved with one vector more each and a
+  // per-row shift in the tile (kernels/narrow.cuh); the model covers the aligned layout only.
+  if ((wide_in ? p.cols : p.rows) % (16 / elem_bytes))
+    return fail(status::kMisaligned, why,
+                fmt::format("the narrow model covers rows that are whole 16-byte vectors: the {} of a {}x{} matrix "
+                            "of {}-byte elements are not (the kernel shifts each row by its alignment there)",
+                            wide_in ? "input rows" : "output rows", p.rows, p.cols, elem_bytes));
   if (p.batch > 1 && (p.rows * p.cols * elem_bytes) % 16)
     return fail(status::kMisaligned, why,
                 fmt::format("narrow needs batch strides that are multiples of 16 bytes ({}x{} of {}-byte elements)",

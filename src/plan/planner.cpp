@@ -19,6 +19,9 @@ const char* backend_name(backend b) { return b == backend::kGpu ? "gpu" : "cpu";
 struct candidate {
   const char* variant;
   const char* reason;
+  // Run only on pointers aligned to 16 bytes (the vector plan of permute_packed), leaving other
+  // pointers to the next candidate instead of the kernel's own element-wise plan.
+  bool vector_pointers_only = false;
 };
 
 // The `auto` choice: candidates in order of preference. The planner takes the first whose
@@ -76,8 +79,12 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
                                          "boxes over several matrices (H200: 71-92% of copy where narrow ran "
                                          "52-88%)"});
         else if (m.batch == 1 && s == 4 && short_side > 64 && pd.prob.count() * s >= kLargeBytes)
-          c.push_back({"permute_packed", "large 4-byte matrix, 16-byte vectors both ways: packed boxes (H200 "
-                                         "16384^2: 91.0% of copy vs fast_tile 86.9%)"});
+          // Its element-wise plan on pointers that are not 16-byte aligned ran 16384^2 at 43.9% of
+          // copy (H200 2026-11-29, --offset 1); skew_tile, further down, keeps vectors there.
+          c.push_back({"permute_packed",
+                       "large 4-byte matrix, 16-byte vectors both ways: packed boxes (H200 16384^2: 91.0% of copy vs "
+                       "fast_tile 86.9%)",
+                       true});
       }
       // Short contiguous dims inside a permutation (more than one batch dim, or a batch around
       // them): fold them with their neighbours rather than run mostly-empty tiles.
@@ -85,6 +92,9 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // folded 32x32 tile it replaced ran 4-35%.
       if (std::min(m.rows, m.cols) < 32 && m.batch > 1)
         c.push_back({"permute_packed", "a contiguous dim shorter than a tile inside a batch: boxes over several dims"});
+      // Its strided side may have any leading dimension (rows shifted to their alignment): H200
+      // 2026-11-29 measured odd long sides before that change, when `tiled` or permute_packed ran
+      // them: 3x40000001 i8/f32/f64 24.5/69.4/91.6% of copy, 10000001x48 22.3/52.2/67.8.
       if (std::min(m.rows, m.cols) <= 64)
         c.push_back({"narrow", "one side <= 64 elements: short side whole, long side in 16 KiB chunks"});
       // H200, 2026-11-29 (docs/performance.md), % of copy at 16384^2 by element size 1/2/4/8/16 B:
@@ -174,6 +184,7 @@ status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_ma
       trial.launch.block_y = cv->default_block_y;
       trial.align_bytes = natural;
       if (cv->configure(trial, nullptr) != status::kSuccess) continue;
+      if (c.vector_pointers_only && trial.align_bytes < 16) trial.align_bytes = 16;
       accepted.push_back(std::move(trial));
       if (accepted.back().align_bytes <= natural) break;  // runs on any valid pointer: done
     }

@@ -162,8 +162,9 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({10007, 9973}, {1, 0}), 4), "skew_tile"},
       {with(pdesc({10007, 9973}, {1, 0}), 8), "skew_tile"},
       {with(pdesc({10007, 9973}, {1, 0}), 16), "fast_tile"},
-      // an odd short side (<= 64) keeps the classic tile
-      {with(pdesc({48, 1000003}, {1, 0}), 4), "tiled"},
+      // a short side (<= 64) goes to narrow, whatever the long side's alignment
+      {with(pdesc({48, 1000003}, {1, 0}), 4), "narrow"},
+      {with(pdesc({1000003, 3}, {1, 0}), 1), "narrow"},
       // a narrow shape stays with narrow
       {with(pdesc({4, 40000000}, {1, 0}), 4), "narrow"},
   };
@@ -175,6 +176,21 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
     ASSERT_EQ(plan_p(r.d, gpu(), &pd, &why), status::kSuccess) << why;
     EXPECT_STREQ(pd.variant->name, r.variant) << pd.reason;
   }
+}
+
+// A large f32 matrix runs permute_packed's vector plan on 16-byte aligned pointers only; other
+// pointers fall back to skew_tile (which keeps its vectors aligned) rather than the packed kernel's
+// element-wise plan.
+TEST_F(GpuPlanner, LargeF32MisalignedPointersFallBackToSkewTile) {
+  plan_data pd;
+  std::string why;
+  ASSERT_EQ(plan_p(pdesc({16384, 16384}, {1, 0}), gpu(), &pd, &why), status::kSuccess) << why;
+  EXPECT_STREQ(pd.variant->name, "permute_packed");
+  EXPECT_EQ(pd.align_bytes, 16);
+  const plan_data* f = pd.fallback.get();
+  while (f && f->align_bytes > 4) f = f->fallback.get();  // the first plan that runs a 4-byte aligned pointer
+  ASSERT_NE(f, nullptr);
+  EXPECT_STREQ(f->variant->name, "skew_tile");
 }
 
 TEST_F(GpuPlanner, AutoOnACopyPicksCopy) {

@@ -16,12 +16,16 @@
 // The tile is tile[short][chunk + V] in dynamic shared memory; chunk = a multiple of 32 elements
 // and of V, chosen on the host (configure_narrow) so short * chunk * size is about 16 KiB. Rows of
 // chunk + V elements start on 16-byte boundaries, so the row side moves whole 16-byte vectors
-// through shared memory too. The V-element pad shifts row k by 4k banks: for 4-byte elements that
+// through shared memory too. The row side's leading dimension may be any number of elements: each
+// row is moved as the aligned vectors that cover its part of the chunk (one more than its length
+// needs when it is not aligned), kept at their alignment in the tile, and the linear side adds the
+// row's offset (row * ld mod V) to its shared index. Vectors that reach past the chunk's part of a
+// row are read or written element by element, so nothing outside the matrix is touched. The V-element pad shifts row k by 4k banks: for 4-byte elements that
 // keeps the linear side's element accesses conflict-free when the short side is 4 or 8, but a short
 // side of 2 leaves 2-way and of 16/32/64 leaves 2/4/8-way conflicts there (`xpose banks --variant
 // narrow`, docs/banks.md): a swizzle is the fix, not yet measured. Vectors that straddle the end
-// fall back to element accesses. Needs 16-byte aligned pointers and, for the
-// strided side, a leading dimension that is a multiple of V (checked by the planner).
+// fall back to element accesses. Needs 16-byte aligned pointers and batch strides that are
+// multiples of 16 bytes (checked by the planner and at execute).
 //
 // Launch: block (256), grid (ceil(long / chunk), 1, batch), capped and looped.
 #pragma once
@@ -52,20 +56,28 @@ __global__ void __launch_bounds__(kNarrowThreads) narrow_kernel(const T* __restr
       const T* src = in + b * m.bs_in;
       T* dst = out + b * m.bs_out;
       const int row_vecs = (len + V - 1) / V;  // vectors per short-side row in this chunk
+      // Rows that are not all aligned take one vector more (the first and last are partial); with
+      // aligned rows the row side's lanes are those of the aligned kernel (the bank model's).
+      const int row_slots = row_vecs + (((WideIn ? m.ld_in : m.ld_out) & (V - 1)) != 0 ? 1 : 0);
       const int lin = S * len;                 // elements of the dense run
       if constexpr (WideIn) {
-        // Rows of the input: S rows x len elements from column l0.
-        for (int idx = threadIdx.x; idx < S * row_vecs; idx += blockDim.x) {
-          const int i = idx / row_vecs, jv = (idx % row_vecs) * V;
-          const T* p = src + i * m.ld_in + l0 + jv;
+        // Rows of the input: S rows x len elements from column l0. Row i starts a_i elements past a
+        // 16-byte boundary (its leading dimension need not be a multiple of V): it is read as the
+        // aligned vectors that cover it, stored whole at tile[i][0..), element j at tile[i][j + a_i].
+        for (int idx = threadIdx.x; idx < S * row_slots; idx += blockDim.x) {
+          const int i = idx / row_slots, k = idx % row_slots;
+          const int a = static_cast<int>((i * m.ld_in) & (V - 1));
+          const int lo = k * V - a;  // first element of the vector, relative to column l0
+          if (lo >= len) continue;
+          const T* p = src + i * m.ld_in + l0 + lo;
           vec16<T> v;
-          if (jv + V <= len) {
+          if (lo >= 0 && lo + V <= len) {
             v.v = *reinterpret_cast<const uint4*>(p);
           } else {
 #pragma unroll
-            for (int k = 0; k < V; ++k) v.e[k] = jv + k < len ? p[k] : T{};
+            for (int e = 0; e < V; ++e) v.e[e] = lo + e >= 0 && lo + e < len ? p[e] : T{};
           }
-          *reinterpret_cast<uint4*>(tile + i * pitch + jv) = v.v;
+          *reinterpret_cast<uint4*>(tile + i * pitch + k * V) = v.v;
         }
         __syncthreads();
         // The dense output run: out[(l0 + j) * S + i] for q = j * S + i.
@@ -75,7 +87,7 @@ __global__ void __launch_bounds__(kNarrowThreads) narrow_kernel(const T* __restr
           int i = q0 % S, j = q0 / S;
 #pragma unroll
           for (int k = 0; k < V; ++k) {
-            v.e[k] = j < len ? tile[i * pitch + j] : T{};
+            v.e[k] = j < len ? tile[i * pitch + j + static_cast<int>((i * m.ld_in) & (V - 1))] : T{};
             if (++i == S) i = 0, ++j;
           }
           if (q0 + V <= lin) {
@@ -97,21 +109,28 @@ __global__ void __launch_bounds__(kNarrowThreads) narrow_kernel(const T* __restr
           int j = q0 % S, i = q0 / S;
 #pragma unroll
           for (int k = 0; k < V; ++k) {
-            if (i < len) tile[j * pitch + i] = v.e[k];
+            if (i < len) tile[j * pitch + i + static_cast<int>((j * m.ld_out) & (V - 1))] = v.e[k];
             if (++j == S) j = 0, ++i;
           }
         }
         __syncthreads();
-        // Output rows: S rows x len elements from column l0.
-        for (int idx = threadIdx.x; idx < S * row_vecs; idx += blockDim.x) {
-          const int j = idx / row_vecs, iv = (idx % row_vecs) * V;
+        // Output rows: S rows x len elements from column l0. Row j starts b_j elements past a 16-byte
+        // boundary; element i sits at tile[j][i + b_j], so the aligned vectors of the output row are
+        // aligned in the tile too. Vectors that hold elements of the neighbouring chunks (or lie
+        // past the row's end) are written element by element.
+        for (int idx = threadIdx.x; idx < S * row_slots; idx += blockDim.x) {
+          const int j = idx / row_slots, k = idx % row_slots;
+          const int b = static_cast<int>((j * m.ld_out) & (V - 1));
+          const int lo = k * V - b;  // first element of the vector, relative to column l0
+          if (lo >= len) continue;
           vec16<T> v;
-          v.v = *reinterpret_cast<const uint4*>(tile + j * pitch + iv);
-          T* p = dst + j * m.ld_out + l0 + iv;
-          if (iv + V <= len) {
+          v.v = *reinterpret_cast<const uint4*>(tile + j * pitch + k * V);
+          T* p = dst + j * m.ld_out + l0 + lo;
+          if (lo >= 0 && lo + V <= len) {
             *reinterpret_cast<uint4*>(p) = v.v;
           } else {
-            for (int k = 0; k < len - iv; ++k) p[k] = v.e[k];
+            for (int e = 0; e < V; ++e)
+              if (lo + e >= 0 && lo + e < len) p[e] = v.e[e];
           }
         }
       }
