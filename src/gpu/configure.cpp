@@ -197,9 +197,17 @@ status configure_narrow(plan_data& pd, std::string* why) {
                             "(rows {} with ld_out {}, or cols {} with ld_in {})",
                             kNarrowMax, m.rows, m.ld_out, m.cols, m.ld_in));
   }
-  // The strided side's leading dimension may be anything: its rows are moved as the aligned
-  // vectors that cover them (kernels/narrow.cuh). The dense side and the batch stride keep whole
+  // The strided side's leading dimension may be anything for 1- to 4-byte elements: its rows are
+  // moved as the aligned vectors that cover them (kernels/narrow.cuh). 8-byte elements keep whole
+  // vectors: shifted, they lost to the kernels auto ran before (H200 2026-11-29, % of copy:
+  // 3x40000001 f64 81.6 vs permute_packed 91.3; 48x10000001 75.2 vs tiled 87.5; batches of 107x52
+  // ([197,61,107,52] perm 0,1,3,2) 73.7 vs 87.7). The dense side and the batch stride keep whole
   // vectors, and both pointers must be 16-byte aligned (align_bytes below).
+  if (s == 8 && (wide_in ? m.ld_in : m.ld_out) % 2)
+    return fail(status::kMisaligned, why,
+                fmt::format("narrow moves 8-byte elements only with a leading dimension that is a multiple of 2 "
+                            "(ld_in {}, ld_out {})",
+                            m.ld_in, m.ld_out));
   if (m.batch > 1 && ((m.bs_in * s) % 16 || (m.bs_out * s) % 16))
     return fail(status::kMisaligned, why, "narrow needs batch strides that are multiples of 16 bytes");
   const std::int64_t shrt = wide_in ? m.rows : m.cols, lng = wide_in ? m.cols : m.rows;

@@ -52,7 +52,11 @@ status run_narrow(const plan_data& pd, const void* in, void* out, CUstream_st* s
       XPOSE_CUDA_TRY(cudaGetLastError(), why);
       return status::kSuccess;
     };
-    return pd.launch.wide_in ? launch(narrow_kernel<T, true>) : launch(narrow_kernel<T, false>);
+    constexpr int v = 16 / sizeof(T);
+    const bool shifted = (pd.launch.wide_in ? pd.mat.ld_in : pd.mat.ld_out) % v != 0;
+    if (pd.launch.wide_in)
+      return shifted ? launch(narrow_kernel<T, true, true>) : launch(narrow_kernel<T, true, false>);
+    return shifted ? launch(narrow_kernel<T, false, true>) : launch(narrow_kernel<T, false, false>);
   });
 }
 

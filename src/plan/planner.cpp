@@ -40,6 +40,16 @@ bool packs_full_vectors(const plan_data& pd) {
   return ok;
 }
 
+// A single narrow matrix whose packed boxes move 16-byte vectors both ways: the short side (<= 64)
+// dense, the long side and its leading dimension whole vectors.
+bool narrow_packs_vectors(const plan_data& pd) {
+  const auto& m = pd.mat;
+  const std::int64_t v = 16 / pd.prob.elem_bytes;
+  if (m.rows <= 64 && m.ld_out == m.rows) return m.cols % v == 0 && m.ld_in % v == 0;
+  if (m.cols <= 64 && m.ld_in == m.cols) return m.rows % v == 0 && m.ld_out % v == 0;
+  return false;
+}
+
 std::vector<candidate> auto_candidates(const plan_data& pd) {
   if (pd.where == backend::kCpu)
     return {{"cpu_blocked", "CPU: blocked SIMD tiles, 75-93% of memcpy at 8192^2 f32 vs 3% for cpu_naive (docs/cpu.md)"}};
@@ -86,15 +96,32 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
                        "fast_tile 86.9%)",
                        true});
       }
+      // Single narrow matrices (a dense side of 64 or less, a long side of whole vectors, so packed
+      // boxes move 16-byte vectors both ways), H200 2026-11-29, % of copy, permute_packed vs
+      // narrow, 1/2/4/8/16 B: 3 x 4e7 83.5/90.8/90.1/91.3/90.5 vs 34.3/51.3/85.4/83.4/88.6;
+      // 4e7 x 3 69.2/92.1/87.6/90.1/89.2 vs 60.8/82.6/83.4/89.9/83.9; 48 x 1e7
+      // 70.1/88.2/93.2/72.6/83.0 vs 32.8/50.5/84.3/78.0/96.1; 1e7 x 48 70.2/87.6/90.7/73.6/80.1
+      // vs 57.6/74.6/79.5/86.7/90.7. So packed for 1- to 4-byte elements, and for wider ones when
+      // the short side is at most 4 (below). With a long side that is not whole vectors packed runs
+      // element-wise and loses (3 x 40000001 i8/f32 25.5/69.0 vs narrow 34.3/84.0).
+      if (m.batch == 1 && s <= 4 && narrow_packs_vectors(pd))
+        c.push_back({"permute_packed", "narrow matrix of 1- to 4-byte elements, 16-byte vectors both ways: packed "
+                                       "boxes (H200 3 x 4e7: 83-91% of copy vs narrow 34-85%)"});
+      // 8- and 16-byte elements with a side of at most 4, aligned or not: packed boxes (above) and its
+      // element-wise plan alike (3 x 40000001 f64 / c128 91.3 / 90.4 vs narrow 81.6 / 86.4;
+      // 40000001 x 3 90.0 / 88.4 vs 90.1 / 83.8).
+      if (m.batch == 1 && s >= 8 && short_side <= 4)
+        c.push_back({"permute_packed", "8- or 16-byte elements with a side of at most 4: packed boxes (H200 3 x 4e7: "
+                                       "90-91% of copy vs narrow 83-89%)"});
       // Short contiguous dims inside a permutation (more than one batch dim, or a batch around
       // them): fold them with their neighbours rather than run mostly-empty tiles.
       // H200 2026-11-29, suite f32 (docs/performance.md): permute_packed 21-100% of copy where the
       // folded 32x32 tile it replaced ran 4-35%.
       if (std::min(m.rows, m.cols) < 32 && m.batch > 1)
         c.push_back({"permute_packed", "a contiguous dim shorter than a tile inside a batch: boxes over several dims"});
-      // Its strided side may have any leading dimension (rows shifted to their alignment): H200
-      // 2026-11-29 measured odd long sides before that change, when `tiled` or permute_packed ran
-      // them: 3x40000001 i8/f32/f64 24.5/69.4/91.6% of copy, 10000001x48 22.3/52.2/67.8.
+      // Its strided side may have any leading dimension for 1- to 4-byte elements (rows shifted to
+      // their alignment). H200 2026-11-29, % of copy, i8/f32: 3x40000001 34.3/84.0 and
+      // 10000001x48 46.9/63.5, where `tiled` or permute_packed ran 24.5/69.4 and 22.3/52.2.
       if (std::min(m.rows, m.cols) <= 64)
         c.push_back({"narrow", "one side <= 64 elements: short side whole, long side in 16 KiB chunks"});
       // H200, 2026-11-29 (docs/performance.md), % of copy at 16384^2 by element size 1/2/4/8/16 B:

@@ -165,8 +165,16 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       // a short side (<= 64) goes to narrow, whatever the long side's alignment
       {with(pdesc({48, 1000003}, {1, 0}), 4), "narrow"},
       {with(pdesc({1000003, 3}, {1, 0}), 1), "narrow"},
-      // a narrow shape stays with narrow
-      {with(pdesc({4, 40000000}, {1, 0}), 4), "narrow"},
+      // single narrow matrices: permute_packed for 1- to 4-byte elements and for a side of <= 4,
+      // narrow for wider elements with a longer short side
+      {with(pdesc({4, 40000000}, {1, 0}), 4), "permute_packed"},
+      {with(pdesc({40000000, 3}, {1, 0}), 1), "permute_packed"},
+      {with(pdesc({3, 40000000}, {1, 0}), 8), "permute_packed"},
+      {with(pdesc({3, 40000001}, {1, 0}), 16), "permute_packed"},
+      {with(pdesc({48, 10000000}, {1, 0}), 8), "narrow"},
+      {with(pdesc({10000000, 48}, {1, 0}), 16), "narrow"},
+      // odd narrow 8-byte matrices keep the classic tile (narrow's shifted rows lost there)
+      {with(pdesc({48, 10000001}, {1, 0}), 8), "tiled"},
   };
   for (const auto& r : rows) {
     SCOPED_TRACE(testing::PrintToString(r.d.extents) + " perm " + testing::PrintToString(r.d.perm) + " elem " +

@@ -117,9 +117,9 @@ TEST(Cli, PlanPrintsOneLine) {
   expect_one_line_error({"plan", "--shape", "10x10", "--device", "cpu", "--variant", "warp"}, "warp");
 #ifdef XPOSE_HAS_CUDA  // a build without the GPU backend has no GPU variants to plan
   // GPU plans work without a GPU too (for an H200 description, said on stderr): the choice of a
-  // narrow shape is the narrow kernel, of a large f32 matrix permute_packed with 16-byte vectors,
+  // narrow f64 shape is the narrow kernel, of a large f32 matrix permute_packed with 16-byte vectors,
   // of a large f64 one fast_tile, of a 1-byte one reg_tile.
-  r = run_cli({"plan", "--shape", "4x40000000", "--dtype", "f32"});
+  r = run_cli({"plan", "--shape", "48x10000000", "--dtype", "f64"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("narrow on gpu", 0), 0u) << r.out;
   r = run_cli({"plan", "--shape", "16384x16384", "--dtype", "f32"});

@@ -37,7 +37,11 @@ namespace xpose::detail::gpu {
 
 inline constexpr int kNarrowThreads = 256;
 
-template <class T, bool WideIn>
+// Shifted: the row side's leading dimension is not a multiple of V (rows moved as the aligned
+// vectors that cover them). A template, so the aligned kernel carries none of the shift arithmetic:
+// a runtime shift of 0 per element cost the aligned 1-byte kernel ~9 points of copy
+// ([64,128,128,64] perm 0,3,1,2 i8, H200 2026-11-29: 65.4 -> 56.7%).
+template <class T, bool WideIn, bool Shifted>
 __global__ void __launch_bounds__(kNarrowThreads) narrow_kernel(const T* __restrict__ in, T* __restrict__ out,
                                                                  matrix_view m, int chunk) {
   constexpr int V = 16 / sizeof(T);
@@ -58,7 +62,7 @@ __global__ void __launch_bounds__(kNarrowThreads) narrow_kernel(const T* __restr
       const int row_vecs = (len + V - 1) / V;  // vectors per short-side row in this chunk
       // Rows that are not all aligned take one vector more (the first and last are partial); with
       // aligned rows the row side's lanes are those of the aligned kernel (the bank model's).
-      const int row_slots = row_vecs + (((WideIn ? m.ld_in : m.ld_out) & (V - 1)) != 0 ? 1 : 0);
+      const int row_slots = row_vecs + (Shifted ? 1 : 0);
       const int lin = S * len;                 // elements of the dense run
       if constexpr (WideIn) {
         // Rows of the input: S rows x len elements from column l0. Row i starts a_i elements past a
@@ -66,7 +70,7 @@ __global__ void __launch_bounds__(kNarrowThreads) narrow_kernel(const T* __restr
         // aligned vectors that cover it, stored whole at tile[i][0..), element j at tile[i][j + a_i].
         for (int idx = threadIdx.x; idx < S * row_slots; idx += blockDim.x) {
           const int i = idx / row_slots, k = idx % row_slots;
-          const int a = static_cast<int>((i * m.ld_in) & (V - 1));
+          const int a = Shifted ? static_cast<int>((i * m.ld_in) & (V - 1)) : 0;
           const int lo = k * V - a;  // first element of the vector, relative to column l0
           if (lo >= len) continue;
           const T* p = src + i * m.ld_in + l0 + lo;
@@ -87,7 +91,7 @@ __global__ void __launch_bounds__(kNarrowThreads) narrow_kernel(const T* __restr
           int i = q0 % S, j = q0 / S;
 #pragma unroll
           for (int k = 0; k < V; ++k) {
-            v.e[k] = j < len ? tile[i * pitch + j + static_cast<int>((i * m.ld_in) & (V - 1))] : T{};
+            v.e[k] = j < len ? tile[i * pitch + j + (Shifted ? static_cast<int>((i * m.ld_in) & (V - 1)) : 0)] : T{};
             if (++i == S) i = 0, ++j;
           }
           if (q0 + V <= lin) {
@@ -109,7 +113,7 @@ __global__ void __launch_bounds__(kNarrowThreads) narrow_kernel(const T* __restr
           int j = q0 % S, i = q0 / S;
 #pragma unroll
           for (int k = 0; k < V; ++k) {
-            if (i < len) tile[j * pitch + i + static_cast<int>((j * m.ld_out) & (V - 1))] = v.e[k];
+            if (i < len) tile[j * pitch + i + (Shifted ? static_cast<int>((j * m.ld_out) & (V - 1)) : 0)] = v.e[k];
             if (++j == S) j = 0, ++i;
           }
         }
@@ -120,7 +124,7 @@ __global__ void __launch_bounds__(kNarrowThreads) narrow_kernel(const T* __restr
         // past the row's end) are written element by element.
         for (int idx = threadIdx.x; idx < S * row_slots; idx += blockDim.x) {
           const int j = idx / row_slots, k = idx % row_slots;
-          const int b = static_cast<int>((j * m.ld_out) & (V - 1));
+          const int b = Shifted ? static_cast<int>((j * m.ld_out) & (V - 1)) : 0;
           const int lo = k * V - b;  // first element of the vector, relative to column l0
           if (lo >= len) continue;
           vec16<T> v;
