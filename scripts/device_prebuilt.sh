@@ -39,7 +39,7 @@ fi
   "$bin/test_gpu" --gtest_filter='-GpuRandom.*:All/GpuHuge.*' >/tmp/xpose_tests_b.log 2>&1
   wait
   for f in /tmp/xpose_tests_a.log /tmp/xpose_tests_b.log; do
-    echo "== $f"; grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Failure" "$f" | head -20
+    echo "== $f"; grep -E "^\[  (PASSED|FAILED)  \]|^\[  SKIPPED \] [0-9]+ tests|tests ran|Failure" "$f" | head -20
   done >>"$tlog"
   echo "gpu tests took ${SECONDS}s" >>"$tlog"
   echo "== memcheck: awkward shapes of the vector kernels, skew_tile's random cases" >>"$tlog"

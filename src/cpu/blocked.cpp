@@ -79,6 +79,20 @@ constexpr tile_rule kRuleFewRows1And2{64, 2048, 64 << 10};
 // `ext`), 25% extra at 256 B (with 64 B rows: 45% vs 77% of memcpy at 8193 x 8192 f32).
 constexpr i64 kUnalignedOutRow = 256;
 
+// Staged tiles (1- and 2-byte elements, plain 2-D transposes whose output rows start on a common
+// line offset and are streamed; run_tiles says how they run; the others keep kRule1And2Plain).
+// Bytes: 256 B output rows, 1 KiB input rows. One thread, 16384^2 i8, GB/s (read + write), three
+// rounds alternating: 256 x 1024 14.0-14.7, 192 x 1024 13.1-14.0, 128 x 2048 10.9-13.6; the
+// kRule1And2Plain tiles unstaged 10.9-12.6. 64 x 4096 (10.5-11.0), 256 x 256 (11.1-11.8), 256 x 512
+// (12.5), 512 x 512 (10.2-10.5) did worse (2026-11-29, `xpose bench --device cpu --variants auto
+// --shapes 16384x16384 --dtype i8 --reps 5 --warmup 1 --threads 1`, docs/cpu.md "Seventh round").
+constexpr tile_rule kRuleStaged1{256, 1024, 256 << 10};
+// Halves: 256 B output rows, 2 KiB input rows (128 x 1024). One thread, 16384^2 f16, GB/s:
+// 128 x 1024 14.7-17.2, 128 x 512 12.6-16.7, 64 x 2048 14.3-15.1; kRule1And2Plain unstaged
+// 14.4-15.6 (as above, `--dtype f16`). For f32 staging measured no better (16.4-17.3 vs 17.5-17.8
+// GB/s at 16384^2 with 64 x 1024 tiles, 13.6-14.3 with 32 x 1024), so 4-byte tiles stay unstaged.
+constexpr tile_rule kRuleStaged2{256, 2048, 256 << 10};
+
 const tile_rule& rule_for(const blocked_nest& n) {
   const i64 e = n.elem, out_row = n.i.extent * e;
   const bool scattered_rows = n.i.in_stride > 2 * n.j.extent * e;
@@ -105,6 +119,12 @@ constexpr i64 kBufBytes = std::max(kRule4.tile * 5 / 4, kRule1And2Plain.tile * 3
 // rows are an odd number of lines apart.
 constexpr i64 kAliasingStride = 2048;
 constexpr i64 kInStageBytes = 160 << 10;
+// A staged tile (run_tiles) is transposed this many input bytes (one line) of each row at a time
+// into a block that stays in L1 (64 rows x 256 B) and streamed from there. One thread, 16384^2,
+// GB/s, 64 / 32 / 128 B: i8 with 128 x 2048 tiles 12.9-13.0 / 10.1-12.3 / 13.1, with 256 x 1024
+// tiles 13.8-14.7 / 14.7-15.5 / 13.3-14.1; f16 (128 x 1024) 12.8-16.9 / 15.9-16.4 / 16.0-16.5:
+// within noise but for the 32 B with 128 x 2048 (2026-11-29, as kRuleStaged1).
+constexpr i64 kStagedChunkBytes = 64;
 // Outputs at least this large are written with streaming (non-temporal) stores, which skip the
 // read-for-ownership of every output line. f32 transposes, streaming vs not, % of memcpy: 512^2
 // (1 MiB, in L2/L3) 28 vs 48, 724^2 (2 MiB) 62 vs 63, 1024^2 (4 MiB) 36 vs 22, 2048^2 63 vs 41.
@@ -195,7 +215,12 @@ int team_size(const plan_data& pd, i64 bytes, i64 tasks) {
 struct tile_shape {
   i64 ti = 1, tj = 1;  // elements along i (output-contiguous) and j (input-contiguous)
   bool stream = false;
+  bool staged = false;  // whole-line tiles staged through kernel_table::stage_rows (run_tiles)
 };
+
+// A staged tile's input rows in the staging area: an odd number of lines apart (as kAliasingStride
+// below), so that the 16 rows a byte kernel reads at once spread over the L1 sets.
+i64 staged_row_stride(i64 tj, i64 e) { return (tj * e + 127) / 128 * 128 + 64; }
 
 // True when every output row of the tile nest starts at the same offset within a cache line
 // (the strides of all dims but i are whole lines), whatever the base pointer.
@@ -208,7 +233,14 @@ bool rows_share_line_offset(const blocked_nest& n) {
 tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_bytes) {
   tile_shape s;
   const i64 e = n.elem, ni = n.i.extent, nj = n.j.extent;
-  const tile_rule& rule = rule_for(n);
+  // Staged tiles: a plain 2-D transpose of bytes or halves, both sides contiguous, every output
+  // row at the same line offset (so the tiles can start on line boundaries), large enough to
+  // stream, and an i extent of several tiles (the first and last i tiles take the ordinary path).
+  const tile_rule& staged_rule = e == 1 ? kRuleStaged1 : kRuleStaged2;
+  s.staged = kt.stage_rows && e <= 2 && n.outer_rank == 0 && n.i.out_stride == e && n.j.in_stride == e &&
+             rows_share_line_offset(n) && out_bytes >= kStreamMinBytes && ni * e >= 4 * staged_rule.out_row &&
+             nj * e >= staged_rule.in_row;
+  const tile_rule& rule = s.staged ? staged_rule : rule_for(n);
   const i64 budget = std::min(ni * n.i_chain_count(), nj * n.j_chain_count()) < 16 ? kNarrowTileBytes : rule.tile;
   s.ti = std::max<i64>(1, rule.out_row / e);
   if (!rows_share_line_offset(n)) s.ti = std::max(s.ti, kUnalignedOutRow / e);  // keeps `ext` at <= 25%
@@ -264,6 +296,9 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
     else
       s.tj = std::max<i64>(1, std::min(s.tj, kBufBytes / row));
   }
+  // (Staged tiles need whole-line output rows and their staged input within the staging buffer.)
+  s.staged = s.staged && s.stream && s.ti * e % 64 == 0 && s.ti < ni &&
+             s.ti * staged_row_stride(s.tj, e) <= kBufBytes && s.ti * kStagedChunkBytes <= kInStageBytes;
   return s;
 }
 
@@ -481,6 +516,18 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   const bool stage_in = lines && !chained && tile.simd && e <= 2 &&
                         n.i.in_stride % kAliasingStride == 0 && s.tj * e < kRowsFirstBytes;
   const i64 lds = round_up(s.tj * e, 128) + 64;  // an odd number of lines: rows spread over the sets
+  // Staged tiles (choose_tiles; interior i tiles, which start and end on output line boundaries):
+  // the tile's input rows are first copied into the staging buffer, a group of rows side by side
+  // (kernel_table::stage_rows), then transposed kStagedChunkBytes of each row at a time into a
+  // block in L1 (buf + kBufBytes) and streamed from there. Each step then does one thing well:
+  // the copy reads a few long sequential streams (what the prefetchers follow), the transpose
+  // writes whole output lines in L1 (the unstaged tile writes 16 bytes into each of 2048 staged
+  // output lines per group of 16 input rows, and every such line comes from L2 four times), and
+  // the streaming stores read from L1 and overlap with the rest. One thread, 16384^2 i8: copy
+  // alone 26-29 GB/s, transpose and stream alone 22-28, all three 14.0-14.7, the unstaged tile
+  // 10.9-12.6 (docs/cpu.md "Seventh round").
+  const bool staged = s.staged && lines && line_tiles && !chained && tile.simd && kt.stage_rows;
+  const i64 staged_lds = staged_row_stride(s.tj, e), staged_cw = std::max<i64>(1, kStagedChunkBytes / e);
 
   const i64 tasks = n.outer_count() * nti * ntj;
   const int threads = team_size(pd, n.outer_count() * ni * nj * e, tasks);
@@ -533,6 +580,17 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         } else {
           const i64 i1x = std::min(ni, i1 + ext);
           const bool row_end = i0 == 0 || i1 + std::max<i64>(ext, 1) > ni;
+          if (staged && !row_end) {  // (ext is 0 here: line_tiles)
+            const i64 rows = i1 - i0, cols = j1 - j0, row_bytes = rows * e;
+            std::byte* const block = buf + kBufBytes;
+            kt.stage_rows(buf, staged_lds, src, n.i.in_stride, rows, cols * e);
+            for (i64 c = 0; c < cols; c += staged_cw) {
+              const i64 w = std::min(staged_cw, cols - c);
+              tile.simd(buf + c * e, staged_lds, block, row_bytes, rows, w);
+              kt.stream_lines(dst + c * n.j.out_stride, n.j.out_stride, block, row_bytes, w, row_bytes);
+            }
+            continue;
+          }
           if (row_end)  // its partial lines take ordinary stores: start their reads-for-ownership now
             for (i64 j = 0; j < j1 - j0; ++j) {
               __builtin_prefetch(dst + j * n.j.out_stride, 1);
@@ -755,8 +813,9 @@ status configure_blocked(plan_data& pd, std::string*) {
     std::string chains;
     if (n.i_chain_rank || n.j_chain_rank)
       chains = fmt::format(" (i chain x{}, j chain x{})", n.i_chain_count(), n.j_chain_count());
-    pd.reason += fmt::format("; {}x{} tiles{} of {} B elements ({} kernels) x {}{}", s.ti, s.tj, chains, n.elem,
-                             simd ? kt.isa : "strided scalar", n.outer_count(), s.stream ? ", streaming stores" : "");
+    pd.reason += fmt::format("; {}x{} tiles{} of {} B elements ({} kernels) x {}{}{}", s.ti, s.tj, chains, n.elem,
+                             simd ? kt.isa : "strided scalar", n.outer_count(), s.stream ? ", streaming stores" : "",
+                             s.staged ? ", staged input" : "");
   }
   return status::kSuccess;
 }

@@ -38,7 +38,22 @@ struct kernel_table {
   // stores: the input staging of tiles whose input rows alias in the L1 cache.
   void (*copy_rows)(std::byte* dst, std::int64_t ldd, const std::byte* src, std::int64_t lds, std::int64_t rows,
                     std::int64_t bytes) = nullptr;
+  // As copy_rows, but reading kStageGroupRows rows side by side, one 64-byte line of each in
+  // turn: the input staging of the staged byte and half tiles (blocked.cpp, run_tiles), whose rows
+  // are far apart in memory. Null: those tiles take the ordinary path.
+  void (*stage_rows)(std::byte* dst, std::int64_t ldd, const std::byte* src, std::int64_t lds, std::int64_t rows,
+                     std::int64_t bytes) = nullptr;
 };
+
+// Rows read side by side by kernel_table::stage_rows. A group of 8 gives the hardware prefetchers
+// 8 sequential streams, enough to keep the loads in flight, where one row at a time (copy_rows)
+// restarts a stream at every row: 16384^2 i8, input rows 16 KiB apart, one thread, the copy alone
+// moved 26-32 GB/s (read + write) in groups of 8, 27 in groups of 16, 17 one row at a time; the
+// whole transpose 13.0-15.0 GB/s with groups of 4, 6 or 8, 13.1-14.4 with 12 (2026-11-29, `xpose
+// bench --device cpu --variants auto --shapes 16384x16384 --dtype i8 --reps 5 --warmup 1 --threads
+// 1`, settings alternating); with two threads (a disturbed run) 16 gave 10.3-11.2 vs 11.2-14.6
+// with 8 (docs/cpu.md "Seventh round").
+inline constexpr std::int64_t kStageGroupRows = 8;
 
 // Tiles whose input rows are at least this long are walked along each group of input rows first
 // (the AVX2 kernels; microkernels_avx2.cpp says why), shorter ones down each column of blocks.

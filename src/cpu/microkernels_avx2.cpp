@@ -731,10 +731,35 @@ void copy_rows(std::byte* dst, i64 ldd, const std::byte* src, i64 lds, i64 rows,
   }
 }
 
+// kernel_table::stage_rows: kStageGroupRows rows at a time, one whole line of each in turn (the
+// loads of a group are independent, so they are in flight together), the rest of a group's rows
+// (< 64 bytes) and the last rows (fewer than a group) as copy_rows does.
+void stage_rows(std::byte* dst, i64 ldd, const std::byte* src, i64 lds, i64 rows, i64 bytes) {
+  constexpr i64 G = kStageGroupRows;
+  const i64 whole = bytes & ~i64{63};
+  i64 r0 = 0;
+  for (; r0 + G <= rows; r0 += G) {
+    for (i64 k = 0; k < whole; k += 64)
+      for (i64 r = r0; r < r0 + G; ++r) {
+        const std::byte* s = src + r * lds + k;
+        std::byte* d = dst + r * ldd + k;
+        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s));
+        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + 32));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d), a);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + 32), b);
+      }
+    if (whole < bytes)
+      for (i64 r = r0; r < r0 + G; ++r)
+        std::memcpy(dst + r * ldd + whole, src + r * lds + whole, static_cast<std::size_t>(bytes - whole));
+  }
+  if (r0 < rows) copy_rows(dst + r0 * ldd, ldd, src + r0 * lds, lds, rows - r0, bytes);
+}
+
 }  // namespace
 
 const kernel_table* avx2_kernels() {
-  static const kernel_table t{"avx2", {tile_1b, tile_2b, tile_4b, tile_8b, tile_16b}, stream_copy, stream_lines, fence, copy_rows};
+  static const kernel_table t{
+      "avx2", {tile_1b, tile_2b, tile_4b, tile_8b, tile_16b}, stream_copy, stream_lines, fence, copy_rows, stage_rows};
   return &t;
 }
 

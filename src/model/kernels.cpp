@@ -444,7 +444,8 @@ status make_narrow(int, int, int elem_bytes, const problem_2d& p, kernel_model* 
   }
   k.compiler_note = fmt::format(
       "{}: short side {} kept whole, chunk {} of the long side, pitch {} elements; nvcc 13.0 compiles it as written "
-      "(sm_90 SASS of narrow_kernel<{}, {}>: one {}.128 per row vector, {} predicated element {}{} per linear vector)",
+      "(sm_90 SASS of narrow_kernel<{}, {}, false>: one {}.128 per row vector, {} predicated element {}{} per linear "
+      "vector)",
       wide_in ? "wide_in" : "tall_in", S, chunk, pitch, word_type_name(elem_bytes), wide_in ? "true" : "false",
       wide_in ? "STS" : "LDS", v, wide_in ? "LDS" : "STS", sass_suffix(elem_bytes));
   *out = std::move(k);

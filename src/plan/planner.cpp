@@ -149,7 +149,8 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
                                   "68-86% of copy vs 37-69% for tiled)"});
       if (m.batch_rank > 1 || std::min(m.rows, m.cols) < 32)
         c.push_back({"permute_packed", "permutation whose strides rule out 16-byte vectors: packed boxes"});
-      c.push_back({"tiled", "2-D transpose whose strides or pointers rule out 16-byte vectors: classic 32x32 tile"});
+      c.push_back({"tiled", "2-D transpose whose strides or pointers rule out 16-byte vectors and skew_tile (a side of "
+                            "64 or less, or 16-byte elements): classic 32x32 tile"});
       return c;
     }
     default: {

@@ -769,11 +769,14 @@ TEST(CpuBlocked, PlainTransposesOfBytesAndHalves) {
     i64 out_offset, in_offset;
     const char* tile;
   } cases[] = {
-      {tdesc(4224, 5000, 1), 16, 3, "128x2048 tiles"},
-      {tdesc(4224, 5000, 1), 0, 0, "128x2048 tiles"},
-      {tdesc(2112, 4500, 2), 0, 2, "64x2048 tiles"},
-      {tdesc(2112, 4500, 2), 32, 0, "64x2048 tiles"},
-      {tdesc(704, 9000, 2), 0, 0, "64x2048 tiles"},
+      // (Bytes and halves whose output rows share their line offset are staged since the seventh
+      // round: 256 x 1024 and 128 x 1024 tiles; StagedTiles below.)
+      {tdesc(4224, 5000, 1), 16, 3, "256x1024 tiles"},
+      {tdesc(4224, 5000, 1), 0, 0, "256x1024 tiles"},
+      {tdesc(2112, 4500, 2), 0, 2, "128x1024 tiles"},
+      {tdesc(2112, 4500, 2), 32, 0, "128x1024 tiles"},
+      {tdesc(704, 9000, 2), 0, 0, "128x1024 tiles"},
+      {tdesc(2112, 4500, 2), 2, 2, "128x1024 tiles"},  // off a line by one element: the i tiles shift
   };
   for (const auto& c : cases)
     for (int threads : {1, 2, 3}) {
@@ -790,6 +793,75 @@ TEST(CpuBlocked, PlainTransposesOfBytesAndHalves) {
   std::string summary;
   ASSERT_EQ(check_transpose(batched, 2, 0, 0, &summary), "");
   EXPECT_NE(summary.find("256x1000 tiles"), std::string::npos) << summary;
+}
+
+// Staged byte and half tiles (seventh round): the interior i tiles of a large plain transpose copy
+// their input rows into the staging buffer (stage_rows, groups of 8 rows) and are transposed 64
+// bytes of each row at a time into a block in L1, then streamed. Ragged shapes (the last j tile
+// and the last 64-byte chunk short, a tail of fewer than 64 bytes per row in the copy, fewer than
+// a group of rows nowhere since tiles are 256 rows, i extents that are not a multiple of the tile),
+// misaligned pointers (the first i tile shifted, taking the ordinary path), padded leading
+// dimensions (input rows a multiple of 1 KiB apart, output rows padded to whole lines), 1-3
+// threads; and shapes that must not be staged.
+TEST(CpuBlocked, StagedTiles) {
+  const bool avx2 = xpose::detail::cpu::active_kernels().stage_rows != nullptr;
+  const struct {
+    transpose_desc d;
+    i64 out_offset, in_offset;
+    bool staged;
+  } cases[] = {
+      {tdesc(4224, 5000, 1), 0, 0, true},
+      {tdesc(4224, 5000, 1), 16, 3, true},
+      {tdesc(4160, 4103, 1), 1, 63, true},  // 4160 = 16 x 256 + 64: a short last i tile
+      {tdesc(2048, 2048, 1), 0, 0, true},   // exactly 4 MiB: the smallest streamed output
+      {[] { transpose_desc d = tdesc(1100, 4100, 1); d.ld_in = 4096 + 1024; d.ld_out = 1152; return d; }(), 5, 0, true},
+      {[] { transpose_desc d = tdesc(3000, 3000, 1); d.ld_in = 3072; d.ld_out = 3008; return d; }(), 0, 7, true},
+      {tdesc(4225, 5000, 1), 0, 0, false},  // output rows at differing line offsets: `ext` instead
+      {tdesc(1000, 8000, 1), 0, 0, false},  // fewer than 4 tiles along i
+      {tdesc(1024, 2048, 1), 0, 0, false},  // 2 MiB: not streamed
+      {tdesc(4224, 5000, 2), 0, 0, true},  // halves: 128 x 1024 tiles
+      {tdesc(1088, 3001, 2), 2, 6, true},
+      {[] { transpose_desc d = tdesc(1500, 2100, 2); d.ld_in = 2560; d.ld_out = 1504; return d; }(), 0, 0, true},
+      // (The plan stages; at run time an output pointer that splits elements between lines
+      // takes direct stores instead, and nothing is staged.)
+      {tdesc(4224, 5000, 2), 1, 0, true},
+      {tdesc(500, 9000, 2), 0, 0, false},   // fewer than 4 tiles along i
+      {tdesc(4224, 5000, 4), 0, 0, false},  // 4-byte tiles stay unstaged
+  };
+  for (const auto& c : cases)
+    for (int threads : {1, 2, 3}) {
+      std::string summary;
+      ASSERT_EQ(check_transpose(c.d, threads, c.out_offset, c.in_offset, &summary), "")
+          << c.d.rows << "x" << c.d.cols << " " << c.d.elem_bytes << "B +" << c.out_offset << " " << threads << " threads";
+      EXPECT_EQ(summary.find("staged input") != std::string::npos, avx2 && c.staged) << summary;
+    }
+  // A batch (outer dims) is not staged, and stays right.
+  transpose_desc batched = tdesc(1088, 4096, 1);
+  batched.batch = 2;
+  std::string summary;
+  ASSERT_EQ(check_transpose(batched, 2, 0, 0, &summary), "");
+  EXPECT_EQ(summary.find("staged input"), std::string::npos) << summary;
+}
+
+// stage_rows against a plain row copy: every row count around the group of 8, byte counts around
+// whole lines, misaligned source and destination; nothing outside the rows is written.
+TEST(CpuBlockedKernels, StageRowsCopiesEveryRow) {
+  const auto* kt = xpose::detail::cpu::avx2_kernels();
+  if (!kt || !__builtin_cpu_supports("avx2")) GTEST_SKIP() << "no AVX2";
+  std::mt19937_64 rng(7);
+  for (i64 rows : {1, 7, 8, 9, 16, 23})
+    for (i64 bytes : {1, 63, 64, 65, 200, 1024})
+      for (i64 mis : {0, 5}) {
+        const i64 lds = bytes + 37, ldd = bytes + 64 + 3;
+        std::vector<unsigned char> src(static_cast<std::size_t>(rows * lds + 64)), dst(static_cast<std::size_t>(rows * ldd + 64), 0xA5);
+        for (auto& b : src) b = static_cast<unsigned char>(rng());
+        std::vector<unsigned char> want = dst;
+        for (i64 r = 0; r < rows; ++r)
+          std::memcpy(want.data() + mis + r * ldd, src.data() + mis + r * lds, static_cast<std::size_t>(bytes));
+        kt->stage_rows(reinterpret_cast<std::byte*>(dst.data() + mis), ldd, reinterpret_cast<const std::byte*>(src.data() + mis),
+                       lds, rows, bytes);
+        ASSERT_EQ(dst, want) << rows << " rows of " << bytes << " B, +" << mis;
+      }
 }
 
 // Folded rows of sizes other than 1, 2, 4, 8, 16 bytes, including those over 32 bytes (copied in

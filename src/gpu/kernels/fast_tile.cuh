@@ -17,7 +17,8 @@
 // Edges. A vector that lies wholly inside the matrix moves as one 16-byte access; one that straddles
 // the last column/row falls back to element accesses with bounds checks, so any shape is exact.
 // The planner only picks this kernel when both leading dimensions (and batch strides) are multiples
-// of V and, at execute, both pointers are 16-byte aligned; otherwise `tiled` runs.
+// of V and, at execute, both pointers are 16-byte aligned; otherwise skew_tile (kernels/skew_tile.cuh)
+// or, for short sides and 16-byte elements, `tiled` runs.
 //
 // Launch: block (fast_tile_shape::kThreads), grid (ceil(cols/TC), ceil(rows/TR), batch), capped and looped.
 #pragma once
