@@ -67,6 +67,12 @@ std::string run_case(const Desc& d, int eb, std::int64_t in_off, std::int64_t ou
   return "";
 }
 
+// "BxRxC eB ld I/O offsets i/o": a random transpose case, for failure messages.
+std::string describe(const xpose::transpose_desc& d, std::int64_t in_off, std::int64_t out_off) {
+  return fmt::format("{}x{}x{} {}B ld {}/{} offsets {}/{}", d.batch, d.rows, d.cols, d.elem_bytes,
+                     d.ld_in.value_or(d.cols), d.ld_out.value_or(d.rows), in_off, out_off);
+}
+
 TEST(GpuRandom, TransposesSmall) {
   XPOSE_REQUIRE_GPU();
   std::mt19937_64 rng(20261129);
@@ -87,9 +93,7 @@ TEST(GpuRandom, TransposesSmall) {
     }
     const std::int64_t in_off = c % 8 == 0 ? pick(1, 15) : 0, out_off = c % 9 == 0 ? pick(1, 15) : 0;
     const std::string err = run_case(d, eb, in_off, out_off, 1000 + c);
-    ASSERT_EQ(err, "") << "case " << c << ": " << d.batch << "x" << d.rows << "x" << d.cols << " " << eb << "B ld "
-                       << d.ld_in.value_or(d.cols) << "/" << d.ld_out.value_or(d.rows) << " offsets " << in_off << "/"
-                       << out_off;
+    ASSERT_EQ(err, "") << "case " << c << ": " << describe(d, in_off, out_off);
   }
 }
 
@@ -113,9 +117,7 @@ TEST(GpuRandom, SkewTileAnyAlignment) {
     }
     const std::int64_t in_off = pick(0, 16 / eb - 1), out_off = pick(0, 16 / eb - 1);
     const std::string err = run_case(d, eb, in_off, out_off, 3000 + c, "skew_tile");
-    ASSERT_EQ(err, "") << "case " << c << ": " << d.batch << "x" << d.rows << "x" << d.cols << " " << eb << "B ld "
-                       << d.ld_in.value_or(d.cols) << "/" << d.ld_out.value_or(d.rows) << " offsets " << in_off << "/"
-                       << out_off;
+    ASSERT_EQ(err, "") << "case " << c << ": " << describe(d, in_off, out_off);
   }
 }
 
