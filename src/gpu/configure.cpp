@@ -5,6 +5,7 @@
 #include "gpu/geometry.hpp"
 #include "gpu/kernels/tile_shapes.hpp"
 #include "gpu/packed_tile.hpp"
+#include "gpu/runs_tile.hpp"
 #include "gpu/variants.hpp"
 #include "plan/validate.hpp"
 
@@ -291,6 +292,26 @@ status configure_permute_packed(plan_data& pd, std::string* why) {
   if (p.vin > 1 || p.vout > 1)
     pd.launch_note += fmt::format("; pointers not aligned to the vectors: {}", describe(plans->scalar));
   pd.kernel_params = std::move(plans);
+  return status::kSuccess;
+}
+
+status configure_permute_runs(plan_data& pd, std::string* why) {
+  if (pd.cls == problem_class::kCopy)
+    return fail(status::kVariantNotApplicable, why, "permute_runs does not run plain copies (use copy)");
+  auto p = std::make_shared<runs_params>();
+  const char* reason = "";
+  if (!runs_plan(pd.prob, p.get(), &reason)) return fail(status::kVariantNotApplicable, why, reason);
+  pd.launch = {};
+  pd.launch.block_x = kRunsThreads;
+  pd.launch.grid_x = p->tiles;  // capped at launch to the blocks resident at once
+  pd.launch.smem_bytes = p->smem_bytes;
+  pd.launch.chunk = pd.prob.elem_bytes;
+  const int s = pd.prob.elem_bytes;
+  pd.launch_note = fmt::format("tile {} x {}: input runs of {} B over {} dim{}, output runs of {} B over {} dim{}; "
+                               "shared rows of {} B",
+                               p->A, p->B, p->A * s, p->na, p->na > 1 ? "s" : "", p->B * s, p->nb,
+                               p->nb > 1 ? "s" : "", p->row_bytes);
+  pd.kernel_params = std::move(p);
   return status::kSuccess;
 }
 

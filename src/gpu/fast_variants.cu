@@ -4,6 +4,7 @@
 #include "gpu/kernels/narrow.cuh"
 #include "gpu/kernels/permute_general.cuh"
 #include "gpu/kernels/permute_packed.cuh"
+#include "gpu/kernels/permute_runs.cuh"
 #include "gpu/kernels/reg_tile.cuh"
 #include "gpu/kernels/skew_tile.cuh"
 #include "gpu/variants.hpp"
@@ -122,6 +123,27 @@ status run_permute_packed(const plan_data& pd, const void* in, void* out, CUstre
         return launch_packed<T, VI, VO, kSlots>(p, pd, in, out, s, why);
       });
     });
+  });
+}
+
+// permute_runs holds 16-64 registers' worth of chunks per thread (kRunsLoads uint4): 4 blocks of
+// 256 threads per SM keep the compiler at 64 registers; shared memory (16-40 KiB a block) allows 5-8.
+inline constexpr int kRunsMinBlocks = 4;
+
+status run_permute_runs(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  const auto* p = static_cast<const runs_params*>(pd.kernel_params.get());
+  if (!p) return status::kVariantNotApplicable;  // configure_permute_runs fills it
+  return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
+    auto kernel = permute_runs_kernel<T, kRunsMinBlocks>;
+    if (p->smem_bytes > 48 * 1024)
+      XPOSE_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, p->smem_bytes), why);
+    int per_sm = 0;
+    XPOSE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kRunsThreads, p->smem_bytes), why);
+    const std::int64_t resident = static_cast<std::int64_t>(per_sm > 0 ? per_sm : 1) * pd.device.sm_count;
+    const unsigned grid = static_cast<unsigned>(p->tiles < resident ? p->tiles : resident);
+    kernel<<<grid, kRunsThreads, p->smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), *p);
+    XPOSE_CUDA_TRY(cudaGetLastError(), why);
+    return status::kSuccess;
   });
 }
 

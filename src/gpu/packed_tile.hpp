@@ -222,7 +222,9 @@ struct packed_origin {
   bool full = true;
 };
 
-XPOSE_HD inline packed_origin packed_origin_of(const packed_params& p, std::uint32_t tile) {
+// Params: packed_params or runs_params (the same tile-grid fields).
+template <class Params>
+XPOSE_HD inline packed_origin packed_origin_of(const Params& p, std::uint32_t tile) {
   packed_origin o;
   std::uint32_t rem = tile;
   for (int k = p.rank - 1; k >= 0; --k) {

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "dispatch/registry.hpp"
+#include "gpu/packed_tile.hpp"  // plain C++: the two box planners the rule below compares
+#include "gpu/runs_tile.hpp"
 #include "plan/validate.hpp"
 #ifdef XPOSE_HAS_CUDA
 #include "gpu/variants.hpp"
@@ -48,6 +50,31 @@ bool narrow_packs_vectors(const plan_data& pd) {
   if (m.rows <= 64 && m.ld_out == m.rows) return m.cols % v == 0 && m.ld_in % v == 0;
   if (m.cols <= 64 && m.ld_in == m.cols) return m.rows % v == 0 && m.ld_out % v == 0;
   return false;
+}
+
+// permute_runs instead of permute_packed where packed's boxes get no input vectors (an odd fastest
+// input dim) and stay short, and the runs tile gets runs of 64 bytes and more on both sides. H200
+// 2026-11-30, suite (docs/performance.md "permute_runs"), % of copy, packed -> runs, for the
+// suite's cases with packed input vectors of one element: f32 20.4 -> 70.3, 23.8 -> 59.3,
+// 30.2 -> 62.8, 37.8 -> 73.8, 45.3 -> 56.9; i8 5.4 -> 22.8, 7.8 -> 40.0; f16 12.1 -> 62.7; f64
+// 31.8 -> 62.5, 60.4 -> 75.5. It lost where packed's runs were long (f64 [683,11,25,21,17] packed
+// runs of 480 B: 81.0 vs 65.5), where one of its runs was short (f32 [13,9,25,8,13,9,4,6], output
+// runs of 36 B: 26.7 vs 8.4) and for 16-byte elements (packed moves one element per access there
+// anyway: c128 57.6-92.7 vs 16.3-91.7).
+constexpr const char* kRunsReason =
+    "odd fastest dims, short packed boxes: A x B transposes of runs with 16-byte chunks both ways (H200 suite: "
+    "57-74% of copy for f32 where permute_packed ran 20-45%)";
+
+bool runs_beat_packed(const plan_data& pd) {
+  constexpr int kMinRunBytes = 64, kPackedLongRunBytes = 384;
+  const int s = pd.prob.elem_bytes;
+  if (s > 8) return false;
+  gpu::packed_params packed;
+  gpu::runs_params runs;
+  const char* reason = "";
+  if (!gpu::packed_plan(pd.prob, true, &packed, &reason) || !gpu::runs_plan(pd.prob, &runs, &reason)) return false;
+  return packed.vin == 1 && std::min(packed.run_in, packed.run_out) * s < kPackedLongRunBytes &&
+         std::min(runs.A, runs.B) * s >= kMinRunBytes;
 }
 
 std::vector<candidate> auto_candidates(const plan_data& pd) {
@@ -117,8 +144,11 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // them): fold them with their neighbours rather than run mostly-empty tiles.
       // H200 2026-11-29, suite f32 (docs/performance.md): permute_packed 21-100% of copy where the
       // folded 32x32 tile it replaced ran 4-35%.
-      if (std::min(m.rows, m.cols) < 32 && m.batch > 1)
+      const bool runs = runs_beat_packed(pd);
+      if (std::min(m.rows, m.cols) < 32 && m.batch > 1) {
+        if (runs) c.push_back({"permute_runs", kRunsReason});
         c.push_back({"permute_packed", "a contiguous dim shorter than a tile inside a batch: boxes over several dims"});
+      }
       // Its strided side may have any leading dimension for 1- to 4-byte elements (rows shifted to
       // their alignment). H200 2026-11-29, % of copy, i8/f32: 3x40000001 34.3/84.0 and
       // 10000001x48 46.9/63.5, where `tiled` or permute_packed ran 24.5/69.4 and 22.3/52.2.
@@ -147,8 +177,10 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
         c.push_back({"skew_tile", "2-D transpose whose leading dimensions or pointers are not 16-byte aligned: "
                                   "tile edges staggered so the vectors stay aligned both ways (H200 10007x9973: "
                                   "68-86% of copy vs 37-69% for tiled)"});
-      if (m.batch_rank > 1 || std::min(m.rows, m.cols) < 32)
+      if (m.batch_rank > 1 || std::min(m.rows, m.cols) < 32) {
+        if (runs) c.push_back({"permute_runs", kRunsReason});
         c.push_back({"permute_packed", "permutation whose strides rule out 16-byte vectors: packed boxes"});
+      }
       c.push_back({"tiled", "2-D transpose whose strides or pointers rule out 16-byte vectors and skew_tile (a side of "
                             "64 or less, or 16-byte elements): classic 32x32 tile"});
       return c;
@@ -167,6 +199,7 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
           {"permute_general", "row copy of long rows (>= 512 B): 16-byte words, one per thread; or a permutation "
                               "beyond permute_packed's 32-bit tile offsets"}};
       if (long_rows) std::swap(c[0], c[1]);
+      if (runs_beat_packed(pd)) c.insert(c.begin(), {"permute_runs", kRunsReason});
       return c;
     }
   }

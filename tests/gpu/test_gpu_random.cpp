@@ -97,15 +97,15 @@ TEST(GpuRandom, TransposesSmall) {
   }
 }
 
-// skew_tile by name: any leading dimension, batch stride and pointer offset (it aligns its vectors
-// itself), so every case runs it; small and odd extents put the staggered tile edges everywhere.
-TEST(GpuRandom, SkewTileAnyAlignment) {
-  XPOSE_REQUIRE_GPU();
-  std::mt19937_64 rng(20261130);
-  const int sizes[] = {1, 2, 4, 8};
+// Random 2-D transposes with any leading dimension, batch stride and pointer offset through a
+// kernel that aligns its vectors itself (skew_tile, permute_runs), so every case runs it; small and
+// odd extents put the tile edges everywhere.
+void any_alignment_transposes(const std::string& variant, bool with_16_byte, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const int sizes[] = {1, 2, 4, 8, 16};
   auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
   for (int c = 0; c < 300; ++c) {
-    const int eb = sizes[c % 4];
+    const int eb = sizes[c % (with_16_byte ? 5 : 4)];
     xpose::transpose_desc d{.rows = pick(1, c % 5 == 0 ? 1500 : 300), .cols = pick(1, c % 7 == 0 ? 1500 : 300),
                             .elem_bytes = eb};
     if (c % 2 == 0) d.ld_in = d.cols + pick(0, 17);
@@ -115,10 +115,20 @@ TEST(GpuRandom, SkewTileAnyAlignment) {
       d.batch_stride_in = d.rows * d.ld_in.value_or(d.cols) + pick(0, 9);
       d.batch_stride_out = d.cols * d.ld_out.value_or(d.rows) + pick(0, 9);
     }
-    const std::int64_t in_off = pick(0, 16 / eb - 1), out_off = pick(0, 16 / eb - 1);
-    const std::string err = run_case(d, eb, in_off, out_off, 3000 + c, "skew_tile");
-    ASSERT_EQ(err, "") << "case " << c << ": " << describe(d, in_off, out_off);
+    const std::int64_t in_off = pick(0, std::max(0, 16 / eb - 1)), out_off = pick(0, std::max(0, 16 / eb - 1));
+    const std::string err = run_case(d, eb, in_off, out_off, 3000 + c, variant);
+    ASSERT_EQ(err, "") << variant << " case " << c << ": " << describe(d, in_off, out_off);
   }
+}
+
+TEST(GpuRandom, SkewTileAnyAlignment) {
+  XPOSE_REQUIRE_GPU();
+  any_alignment_transposes("skew_tile", false, 20261130);
+}
+
+TEST(GpuRandom, PermuteRunsAnyAlignment) {
+  XPOSE_REQUIRE_GPU();
+  any_alignment_transposes("permute_runs", true, 20261201);
 }
 
 // Random permutations of rank 1..8 (fastest dims of 1..7 elements, a fifth with padded input
@@ -198,6 +208,7 @@ TEST(GpuRandom, PackedVectorPaths) {
 TEST(GpuRandom, PermutationsPerVariant) {
   XPOSE_REQUIRE_GPU();
   random_permutations("permute_packed", 300, 11);
+  random_permutations("permute_runs", 300, 13);
   random_permutations("permute_general", 150, 11);
 }
 

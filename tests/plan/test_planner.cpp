@@ -201,6 +201,32 @@ TEST_F(GpuPlanner, LargeF32MisalignedPointersFallBackToSkewTile) {
   EXPECT_STREQ(f->variant->name, "skew_tile");
 }
 
+// permute_runs takes the suite's odd random permutations from permute_packed where packed gets no
+// input vectors and short runs (planner.cpp, runs_beat_packed), and nothing else.
+TEST_F(GpuPlanner, OddFastestDimsGoToPermuteRuns) {
+  struct c {
+    std::vector<std::int64_t> ext;
+    std::vector<int> perm;
+    int elem;
+    const char* want;
+  };
+  const c cases[] = {
+      {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 4, "permute_runs"},  // fastest dims 5 and 7
+      {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 1, "permute_runs"},
+      {{817, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 8, "permute_runs"},
+      {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 16, "permute_packed"},  // 16-byte elements
+      {{13, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}, 4, "permute_packed"},    // output runs of 9
+      {{683, 11, 25, 21, 17}, {4, 0, 1, 2, 3}, 8, "permute_packed"},               // packed's runs are long
+      {{64, 64, 128, 128}, {0, 2, 3, 1}, 4, "permute_packed"},                      // vectors both ways
+  };
+  for (const auto& k : cases) {
+    plan_data pd;
+    std::string why;
+    ASSERT_EQ(plan_p(pdesc(k.ext, k.perm, k.elem), gpu(), &pd, &why), status::kSuccess) << why;
+    EXPECT_STREQ(pd.variant->name, k.want) << pd.prob.describe() << " elem " << k.elem;
+  }
+}
+
 TEST_F(GpuPlanner, AutoOnACopyPicksCopy) {
   struct named {
     const char* what;

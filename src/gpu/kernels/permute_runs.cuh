@@ -1,0 +1,130 @@
+// permute_runs: any permutation whose input has a unit-stride dim other than the output's fastest,
+// as A x B transposes of runs (gpu/runs_tile.hpp), with aligned 16-byte vectors on both sides for
+// any extents, strides and pointer alignment.
+//
+// Per tile (the block loops over tiles; the run tables in_off and out_off are built once per block):
+//   1. Load: item u = (b, k), b = u / nc_in, is the k-th aligned 16-byte chunk of input run b (A
+//      elements from in_off[b]); consecutive threads take consecutive chunks of a run, so a warp
+//      reads whole runs. Each thread issues its kRunsLoads chunk loads before storing any, then
+//      stores them to row b of the shared tile (shifted by r(b), runs_tile.hpp). Chunks past
+//      the run's end are skipped; a chunk across the input's first or last byte loads only its
+//      elements of the run, so nothing outside the input is read. The thread of chunk 0 records the
+//      run's row_word (where the run's first element landed).
+//   2. Store: item u = (a, j), a = u / nc_out, is the j-th aligned 16-byte chunk of output run a (B
+//      elements from out_off[a]); element b of the run is element a of input run b, read from the
+//      shared tile through row_word[b]. Chunks inside the run are one 16-byte store, the (at most
+//      two) chunks at its ends are written element by element, so nothing outside the output's
+//      elements is written.
+// Tiles at the tensor's edge along the last A or B dim hold la = a_unit * lim_a <= A and
+// lb = b_unit * lim_b <= B elements of each run; both loops use them as their bounds.
+//
+// Launch geometry: block kRunsThreads; grid min(tiles, resident blocks), each block looping;
+// dynamic shared memory p.smem_bytes (B rows of P bytes, then three int32 tables).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "gpu/common.cuh"
+#include "gpu/runs_tile.hpp"
+
+namespace xpose::detail::gpu {
+
+template <class T, int MinBlocks>
+__global__ void __launch_bounds__(kRunsThreads, MinBlocks)
+    permute_runs_kernel(const T* __restrict__ in, T* __restrict__ out, runs_params p) {
+  constexpr int S = sizeof(T), V = 16 / S;
+  extern __shared__ uint4 runs_smem_raw[];  // uint4: 16-byte aligned rows
+  unsigned char* tile = reinterpret_cast<unsigned char*>(runs_smem_raw);
+  int* row_word = reinterpret_cast<int*>(tile + p.B * p.row_bytes);
+  int* in_off = row_word + p.B;
+  int* out_off = in_off + p.B;
+  const int tid = static_cast<int>(threadIdx.x);
+  for (int i = tid; i < p.B; i += kRunsThreads) in_off[i] = runs_side_offset(p, true, i);
+  for (int i = tid; i < p.A; i += kRunsThreads) out_off[i] = runs_side_offset(p, false, i);
+  __syncthreads();
+
+  const auto in_base = reinterpret_cast<std::uintptr_t>(in);
+  const auto out_base = reinterpret_cast<std::uintptr_t>(out);
+  const std::uintptr_t in_end = in_base + static_cast<std::uintptr_t>(p.in_span_bytes);
+  const int load_items = p.B * p.nc_in;
+  const auto tiles = static_cast<std::uint32_t>(p.tiles);
+  for (std::uint32_t tile_id = blockIdx.x; tile_id < tiles; tile_id += gridDim.x) {
+    const packed_origin o = packed_origin_of(p, tile_id);
+    const int la = o.lim_a < kPackedNoLimit ? p.a_unit * static_cast<int>(o.lim_a) : p.A;
+    const int lb = o.lim_b < kPackedNoLimit ? p.b_unit * static_cast<int>(o.lim_b) : p.B;
+    const std::uintptr_t tin = in_base + static_cast<std::uintptr_t>(o.in * S);
+    const std::uintptr_t tout = out_base + static_cast<std::uintptr_t>(o.out * S);
+    const int run_bytes = la * S;
+
+    uint4 v[kRunsLoads];
+    int dst[kRunsLoads];  // shared byte of each chunk; -1: none
+#pragma unroll
+    for (int i = 0; i < kRunsLoads; ++i) {
+      const int u = tid + i * kRunsThreads;
+      dst[i] = -1;
+      if (u >= load_items) continue;
+      const int b = static_cast<int>(p.nc_in_div.div(static_cast<std::uint32_t>(u)));
+      const int k = u - b * p.nc_in;
+      if (b >= lb) continue;
+      const std::uintptr_t rs = tin + static_cast<std::uintptr_t>(in_off[b]) * S;
+      const int mis = static_cast<int>(rs & 15);
+      if (k == 0) row_word[b] = runs_row_word(p, b, mis);
+      if (16 * k >= mis + run_bytes) continue;
+      const std::uintptr_t c = (rs & ~std::uintptr_t{15}) + 16 * static_cast<std::uintptr_t>(k);
+      dst[i] = runs_chunk_byte(p, b, k);
+      if (c >= in_base && c + 16 <= in_end) {
+        v[i] = *reinterpret_cast<const uint4*>(c);
+      } else {
+        T e[V];
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+          const std::uintptr_t at = c + static_cast<std::uintptr_t>(j * S);
+          if (at >= rs && at < rs + static_cast<std::uintptr_t>(run_bytes)) e[j] = *reinterpret_cast<const T*>(at);
+        }
+        memcpy(&v[i], e, sizeof v[i]);
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < kRunsLoads; ++i)
+      if (dst[i] >= 0) {  // rows are aligned to W = max(4, S) bytes (runs_tile.hpp): 16 / W word stores
+        using word = typename word_of<(S < 4 ? 4 : S)>::type;
+        constexpr int kWords = 16 / sizeof(word);
+        word w[kWords];
+        memcpy(w, &v[i], sizeof v[i]);
+#pragma unroll
+        for (int q = 0; q < kWords; ++q) reinterpret_cast<word*>(tile + dst[i])[q] = w[q];
+      }
+    __syncthreads();
+
+    const int out_run_bytes = lb * S, store_items = la * p.nc_out;
+    for (int u = tid; u < store_items; u += kRunsThreads) {
+      const int a = static_cast<int>(p.nc_out_div.div(static_cast<std::uint32_t>(u)));
+      const int j = u - a * p.nc_out;
+      const std::uintptr_t rs = tout + static_cast<std::uintptr_t>(out_off[a]) * S;
+      const int first = 16 * j - static_cast<int>(rs & 15);  // the chunk's first byte, from the run's start
+      if (first >= out_run_bytes) continue;
+      const int b0 = first / S;  // exact: pointers are aligned to the element
+      const int as = a * S;
+      T* c = reinterpret_cast<T*>(rs + static_cast<std::uintptr_t>(static_cast<std::intptr_t>(first)));
+      if (first >= 0 && first + 16 <= out_run_bytes) {
+        T e[V];
+#pragma unroll
+        for (int i = 0; i < V; ++i)
+          e[i] = *reinterpret_cast<const T*>(tile + row_word[b0 + i] + as);
+        uint4 w;
+        memcpy(&w, e, sizeof w);
+        *reinterpret_cast<uint4*>(c) = w;
+      } else {
+#pragma unroll
+        for (int i = 0; i < V; ++i) {
+          const int b = b0 + i;
+          if (b >= 0 && b < lb) c[i] = *reinterpret_cast<const T*>(tile + row_word[b] + as);
+        }
+      }
+    }
+    __syncthreads();  // the next tile reuses the rows and row_word
+  }
+}
+
+}  // namespace xpose::detail::gpu

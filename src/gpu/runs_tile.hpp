@@ -1,0 +1,99 @@
+// The tile of permute_runs: a permutation seen as many small transposes of runs, and the index
+// arithmetic the kernel and the host tests share (everything here is __host__ __device__ or host-only).
+//
+// Why another tile: permute_packed's boxes are capped by its per-thread slot tables at 256 x 4..8
+// vectors, so where neither fastest dim allows vectors (the suite's random permutations, fastest
+// dims of 1..7 elements, odd) a box holds about 1-2 K elements and its runs are 30-50 bytes. On the
+// H200 (Nsight Compute, 2026-11-30, [6,7,19,17,3,14,21,5] perm 7,6,0,4,3,2,5,1) that ran i8 at 5% of
+// copy: 7 warp instructions per element, 3.6 times the tensor's bytes read from DRAM (runs shorter
+// than a sector, their neighbours in far-away tiles).
+//
+// A runs tile instead takes, on the input side, the dims that are contiguous from the stride-1 dim
+// (the "A" dims, fastest first, whole but for the last) and, on the output side, the dims that are
+// contiguous from the output's stride-1 dim (the "B" dims), disjoint from A. A tile is then an
+// A x B transpose: input run b (A elements, contiguous) starts at in_off[b], output run a (B
+// elements, contiguous) at out_off[a], both tables fixed for every tile. Runs are loaded as the
+// aligned 16-byte chunks that cover them, wherever their alignment falls, and written as aligned
+// 16-byte chunks where whole (element by element at their two ends), so both sides move 16-byte
+// vectors for any extents, strides and pointers; runs of 128-512 bytes keep the partial sectors
+// at their ends a small share.
+//
+// Shared memory holds input run b as row b: nc_in * 16 bytes (its chunks, in order) starting at
+// byte b * P + r(b) of the tile, P = nc_in * 16 + 128 and r(b) = w * ((b >> swz_shift) mod (128 / w)),
+// w = max(4, s) bytes, swz_shift = log2(16 / s). The shift r(b) spreads the rows 16 / s apart (the rows that the lanes
+// writing one output row read at once) over all 32 banks; without it a warp's reads fell into one
+// bank group (H200, Nsight Compute, 2026-11-30: 1.8 shared wavefronts per load for f32). Element
+// a of run b is then at row_word(b) + a * s, row_word(b) = b * P + r(b) + mis(b), mis(b) the run's
+// offset from its aligned base: the kernel keeps row_word per tile in a table, so a gathered element
+// costs one add and two shared loads. Rows start w-byte aligned, so chunks are stored as 16 / w words.
+#pragma once
+
+#include <cstdint>
+
+#include "gpu/geometry.hpp"
+#include "gpu/packed_tile.hpp"  // fast_div, packed_origin_of
+#include "plan/problem.hpp"
+
+namespace xpose::detail::gpu {
+
+inline constexpr int kRunsThreads = 256;
+// 16-byte input chunks each thread loads before storing any (the loads in flight): a tile's input
+// is at most kRunsThreads * kRunsLoads chunks (16 KiB).
+inline constexpr int kRunsLoads = 4;
+inline constexpr int kRunsMaxRunBytes = 512;      // A * s and B * s at most: 16 - 32 chunks a run
+inline constexpr int kRunsMaxSmem = 40 * 1024;    // rows plus tables: 5 blocks per SM at least
+
+struct runs_params {
+  int rank = 0;  // the normalised problem's dims (output order); the fields below index them
+  std::int64_t in_stride[kMaxRank] = {}, out_stride[kMaxRank] = {};
+  int ext[kMaxRank] = {}, t[kMaxRank] = {}, ntiles[kMaxRank] = {};
+  fast_div ntiles_div[kMaxRank];
+  std::int64_t tiles = 1;
+  int cut_a = kPackedNoDim, cut_b = kPackedNoDim;  // the last A dim / B dim when its tile extent leaves an edge
+  int na = 0, nb = 0;
+  int a_dims[kMaxRank] = {}, b_dims[kMaxRank] = {};  // fastest first
+  int A = 1, B = 1;                 // a full tile's input run and output run, in elements
+  int a_unit = 1, b_unit = 1;       // elements of one step of the side's last dim (A / t of it)
+  int nc_in = 1, nc_out = 1;        // 16-byte chunks a run can touch: input (A elements), output (B)
+  fast_div nc_in_div, nc_out_div;
+  int row_bytes = 144;              // P: a row's pitch, nc_in * 16 + 128 (the chunks and the largest shift)
+  // r(b) = ((b >> swz_shift) & rot_mask) << rot_log: steps of w = max(4, s) bytes (elements stay
+  // aligned in shared memory), 128 / w of them; swz_shift = log2(16 / s).
+  int swz_shift = 0, rot_log = 2, rot_mask = 31;
+  std::int64_t in_span_bytes = 0;   // bytes from the input's first element to past its last
+  int smem_bytes = 0;               // B rows of P bytes, then row_word[B], in_off[B], out_off[A] (int32)
+};
+
+XPOSE_HD inline int runs_rotation(const runs_params& p, int b) {
+  return ((b >> p.swz_shift) & p.rot_mask) << p.rot_log;
+}
+
+// row_word of run b whose first element lies mis bytes past a 16-byte boundary.
+XPOSE_HD inline int runs_row_word(const runs_params& p, int b, int mis) {
+  return b * p.row_bytes + runs_rotation(p, b) + mis;
+}
+
+// Shared byte of input chunk k (16 k bytes past run b's aligned base): 4-byte aligned.
+XPOSE_HD inline int runs_chunk_byte(const runs_params& p, int b, int k) {
+  return b * p.row_bytes + runs_rotation(p, b) + 16 * k;
+}
+
+// Offset, in elements, of coordinate `i` of one side's run over the other side's strides:
+// in_off[b] (B dims, input strides) and out_off[a] (A dims, output strides).
+XPOSE_HD inline std::int32_t runs_side_offset(const runs_params& p, bool b_side, int i) {
+  std::int64_t off = 0;
+  const int n = b_side ? p.nb : p.na;
+  for (int j = 0; j < n; ++j) {
+    const int d = b_side ? p.b_dims[j] : p.a_dims[j];
+    off += static_cast<std::int64_t>(i % p.t[d]) * (b_side ? p.in_stride[d] : p.out_stride[d]);
+    i /= p.t[d];
+  }
+  return static_cast<std::int32_t>(off);
+}
+
+// Host side (runs_tile.cpp): fills *p for a normalised problem, or returns false with *reason
+// (no unit-stride input dim, the same fastest dim on both sides, more than 2^31 elements, offsets in
+// a tile beyond 32 bits, negative strides).
+bool runs_plan(const problem& pr, runs_params* p, const char** reason);
+
+}  // namespace xpose::detail::gpu
