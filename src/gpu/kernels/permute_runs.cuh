@@ -42,45 +42,61 @@ __global__ void __launch_bounds__(kRunsThreads, MinBlocks)
   const int tid = static_cast<int>(threadIdx.x);
   for (int i = tid; i < p.B; i += kRunsThreads) in_off[i] = runs_side_offset(p, true, i);
   for (int i = tid; i < p.A; i += kRunsThreads) out_off[i] = runs_side_offset(p, false, i);
+  // The tile's origin: one thread computes the next one during this tile's stores and publishes it
+  // at the closing barrier. A tile origin is a division chain over every dim (about 270 instructions
+  // for rank 8, sm_90 SASS), which every thread computed for every tile before.
+  __shared__ packed_origin next_origin;
+  const auto tiles = static_cast<std::uint32_t>(p.tiles);
+  if (tid == 0 && blockIdx.x < tiles) next_origin = packed_origin_of(p, blockIdx.x);
   __syncthreads();
 
-  const auto in_base = reinterpret_cast<std::uintptr_t>(in);
-  const auto out_base = reinterpret_cast<std::uintptr_t>(out);
-  const std::uintptr_t in_end = in_base + static_cast<std::uintptr_t>(p.in_span_bytes);
+  // Each thread's load items are the same in every tile: their run b, chunk k (b << 8 | k; -1: none)
+  // and the run's offset in_off[b], kept in registers.
+  int slot_bk[kRunsLoads], slot_off[kRunsLoads];
   const int load_items = p.B * p.nc_in;
-  const auto tiles = static_cast<std::uint32_t>(p.tiles);
+#pragma unroll
+  for (int i = 0; i < kRunsLoads; ++i) {
+    const int u = tid + i * kRunsThreads;
+    const int b = static_cast<int>(p.nc_in_div.div(static_cast<std::uint32_t>(u)));
+    slot_bk[i] = u < load_items ? (b << 8 | (u - b * p.nc_in)) : -1;
+    slot_off[i] = u < load_items ? in_off[b] : 0;
+  }
+
+  // Byte offsets from the (global) pointers, so the compiler keeps global loads and stores; the
+  // pointers' own misalignment enters through in_mis / out_mis.
+  const auto* inb = reinterpret_cast<const unsigned char*>(in);
+  auto* outb = reinterpret_cast<unsigned char*>(out);
+  const int in_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(in) & 15);
+  const int out_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) & 15);
   for (std::uint32_t tile_id = blockIdx.x; tile_id < tiles; tile_id += gridDim.x) {
-    const packed_origin o = packed_origin_of(p, tile_id);
+    const packed_origin o = next_origin;
     const int la = o.lim_a < kPackedNoLimit ? p.a_unit * static_cast<int>(o.lim_a) : p.A;
     const int lb = o.lim_b < kPackedNoLimit ? p.b_unit * static_cast<int>(o.lim_b) : p.B;
-    const std::uintptr_t tin = in_base + static_cast<std::uintptr_t>(o.in * S);
-    const std::uintptr_t tout = out_base + static_cast<std::uintptr_t>(o.out * S);
+    const std::int64_t tin = o.in * S, tout = o.out * S;  // byte offsets of the tile's origin
     const int run_bytes = la * S;
 
     uint4 v[kRunsLoads];
     int dst[kRunsLoads];  // shared byte of each chunk; -1: none
 #pragma unroll
     for (int i = 0; i < kRunsLoads; ++i) {
-      const int u = tid + i * kRunsThreads;
       dst[i] = -1;
-      if (u >= load_items) continue;
-      const int b = static_cast<int>(p.nc_in_div.div(static_cast<std::uint32_t>(u)));
-      const int k = u - b * p.nc_in;
+      if (slot_bk[i] < 0) continue;
+      const int b = slot_bk[i] >> 8, k = slot_bk[i] & 0xff;
       if (b >= lb) continue;
-      const std::uintptr_t rs = tin + static_cast<std::uintptr_t>(in_off[b]) * S;
-      const int mis = static_cast<int>(rs & 15);
+      const std::int64_t rs = tin + static_cast<std::int64_t>(slot_off[i]) * S;  // the run's first byte
+      const int mis = static_cast<int>((in_mis + rs) & 15);
       if (k == 0) row_word[b] = runs_row_word(p, b, mis);
       if (16 * k >= mis + run_bytes) continue;
-      const std::uintptr_t c = (rs & ~std::uintptr_t{15}) + 16 * static_cast<std::uintptr_t>(k);
+      const std::int64_t c = rs - mis + 16 * k;  // the chunk's first byte (16-byte aligned in memory)
       dst[i] = runs_chunk_byte(p, b, k);
-      if (c >= in_base && c + 16 <= in_end) {
-        v[i] = *reinterpret_cast<const uint4*>(c);
+      if (c >= 0 && c + 16 <= p.in_span_bytes) {
+        v[i] = *reinterpret_cast<const uint4*>(inb + c);
       } else {
         T e[V];
 #pragma unroll
         for (int j = 0; j < V; ++j) {
-          const std::uintptr_t at = c + static_cast<std::uintptr_t>(j * S);
-          if (at >= rs && at < rs + static_cast<std::uintptr_t>(run_bytes)) e[j] = *reinterpret_cast<const T*>(at);
+          const std::int64_t at = c + j * S;
+          if (at >= rs && at < rs + run_bytes) e[j] = *reinterpret_cast<const T*>(inb + at);
         }
         memcpy(&v[i], e, sizeof v[i]);
       }
@@ -95,23 +111,23 @@ __global__ void __launch_bounds__(kRunsThreads, MinBlocks)
 #pragma unroll
         for (int q = 0; q < kWords; ++q) reinterpret_cast<word*>(tile + dst[i])[q] = w[q];
       }
-    __syncthreads();
+    __syncthreads();  // every thread has read next_origin
+    if (tid == 0 && tile_id + gridDim.x < tiles) next_origin = packed_origin_of(p, tile_id + gridDim.x);
 
     const int out_run_bytes = lb * S, store_items = la * p.nc_out;
     for (int u = tid; u < store_items; u += kRunsThreads) {
       const int a = static_cast<int>(p.nc_out_div.div(static_cast<std::uint32_t>(u)));
       const int j = u - a * p.nc_out;
-      const std::uintptr_t rs = tout + static_cast<std::uintptr_t>(out_off[a]) * S;
-      const int first = 16 * j - static_cast<int>(rs & 15);  // the chunk's first byte, from the run's start
+      const std::int64_t rs = tout + static_cast<std::int64_t>(out_off[a]) * S;
+      const int first = 16 * j - static_cast<int>((out_mis + rs) & 15);  // the chunk's first byte, from the run's
       if (first >= out_run_bytes) continue;
       const int b0 = first / S;  // exact: pointers are aligned to the element
       const int as = a * S;
-      T* c = reinterpret_cast<T*>(rs + static_cast<std::uintptr_t>(static_cast<std::intptr_t>(first)));
+      T* c = reinterpret_cast<T*>(outb + rs + first);
       if (first >= 0 && first + 16 <= out_run_bytes) {
         T e[V];
 #pragma unroll
-        for (int i = 0; i < V; ++i)
-          e[i] = *reinterpret_cast<const T*>(tile + row_word[b0 + i] + as);
+        for (int i = 0; i < V; ++i) e[i] = *reinterpret_cast<const T*>(tile + row_word[b0 + i] + as);
         uint4 w;
         memcpy(&w, e, sizeof w);
         *reinterpret_cast<uint4*>(c) = w;
@@ -123,7 +139,7 @@ __global__ void __launch_bounds__(kRunsThreads, MinBlocks)
         }
       }
     }
-    __syncthreads();  // the next tile reuses the rows and row_word
+    __syncthreads();  // the next tile reuses the rows and row_word; publishes next_origin
   }
 }
 
