@@ -313,8 +313,8 @@ TEST(CpuBlockedNest, LongSharedRowIsARowCopy) {
   EXPECT_EQ(n.k, xpose::detail::cpu::blocked_nest::kind::kRows);
   EXPECT_EQ(n.elem, 1024);
   ASSERT_EQ(n.outer_rank, 2);
-  EXPECT_EQ(n.outer[0].extent, 50);  // output order: the writes stream
-  EXPECT_EQ(n.outer[1].extent, 30);
+  EXPECT_EQ(n.outer[0].extent, 30);  // input order: the reads are sequential (make_nest says why)
+  EXPECT_EQ(n.outer[1].extent, 50);
 }
 
 TEST(CpuBlockedNest, CopyIsOneRow) {
