@@ -33,10 +33,15 @@ struct loop_dim {
 
 // Rows shorter than this are folded into the tile kernel's element rather than copied one by one:
 // a row copy costs a call and, when the rows are scattered, a TLB miss per row, which only pays
-// for itself once a row spans a few cache lines. [N, M, R] f32 with perm (1, 0, 2), row copies vs
-// folded tiles, % of memcpy: R = 16 (64 B rows) 59 vs 125, 64 (256 B) 72 vs 80, 128 (512 B) 94
-// vs 73, 256 (1 KiB) 110 vs 75 (docs/cpu.md).
-inline constexpr std::int64_t kMinRowBytes = 512;
+// for itself once a row spans a few cache lines. With the rows walked in output order (until the
+// fifth session), [N, M, R] f32 with perm (1, 0, 2), row copies vs folded tiles, % of memcpy: R = 16
+// (64 B rows) 59 vs 125, 64 (256 B) 72 vs 80, 128 (512 B) 94 vs 73, 256 (1 KiB) 110 vs 75, hence
+// 512 B. Walked in input order (make_nest), 256 B rows copy faster than folded, GB/s, interleaved
+// runs on the 2-core machine (docs/cpu.md "Fifth session"): [2048,2048,64] f32 16.0-19.3 ->
+// 26.7-32.3, [2048,2048,128] f16 19.2-20.5 -> 32.5-33.6, [4096,2048,256] i8 17.0-19.1 -> 30.8-37.7,
+// [64,64,64,64] perm 0,2,1,3 f32 12.0-24.5 -> 26.3-44.8; 64 and 92 B rows stay folded (18.5-21.6
+// folded vs 7.3-13.1 as rows), 128-192 B rows were within noise either way.
+inline constexpr std::int64_t kMinRowBytes = 256;
 // A chain grows while its axis covers fewer bytes than this (output rows of 256 B, input rows of
 // 1 KiB: the tile shapes of blocked.cpp), and never past kMaxChainBytes per axis or
 // kMaxChainTileBytes per tile (the staging buffer). Both chains grow when both axes are short
