@@ -253,6 +253,12 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   // One side short: the tile grows along the other, to at most kShortSideTileBytes.
   const i64 grow = std::min(budget, kShortSideTileBytes);
   if (s.tj == nj) s.ti = std::min(ni, std::max(s.ti, grow / (nj * e)));
+  // A whole matrix that fits kShortSideTileBytes is one tile (4- to 16-byte elements): its output
+  // rows are whole, so a dense batch writes one contiguous block per tile. Interleaved runs on the
+  // 2-core machine, GB/s, three rounds (docs/cpu.md "Fifth session"): [60787,184,6] perm 0,2,1 f32
+  // (160x6 -> 184x6 tiles) 17.3-18.6 -> 25.1-37.0; [197,61,107,52] perm 0,1,3,2 f32 and f64,
+  // [60787,184,6] f64, [692,19,10,3,10,17] and 100000 x 32x48 f32 the same within noise.
+  if (s.tj == nj && e >= 4 && elem_index(e) >= 0 && ni * nj * e <= kShortSideTileBytes) s.ti = ni;
   if (s.ti == ni) s.tj = std::min(nj, std::max(s.tj, grow / (ni * e)));
   // Chains are taken whole; the other axis fills the budget, for an i chain at least the chain
   // tile cap (kMaxChainTileBytes, 64 KiB): with the 16 KiB budget of the few-rows rule the
