@@ -64,18 +64,18 @@ struct runs_params {
   int smem_bytes = 0;               // B rows of P bytes, then row_word[B], in_off[B], out_off[A] (int32)
 };
 
-XPOSE_HD inline int runs_rotation(const runs_params& p, int b) {
+XPOSE_HD inline int runs_shift(const runs_params& p, int b) {
   return ((b >> p.swz_shift) & p.rot_mask) << p.rot_log;
 }
 
 // row_word of run b whose first element lies mis bytes past a 16-byte boundary.
 XPOSE_HD inline int runs_row_word(const runs_params& p, int b, int mis) {
-  return b * p.row_bytes + runs_rotation(p, b) + mis;
+  return b * p.row_bytes + runs_shift(p, b) + mis;
 }
 
 // Shared byte of input chunk k (16 k bytes past run b's aligned base): 4-byte aligned.
 XPOSE_HD inline int runs_chunk_byte(const runs_params& p, int b, int k) {
-  return b * p.row_bytes + runs_rotation(p, b) + 16 * k;
+  return b * p.row_bytes + runs_shift(p, b) + 16 * k;
 }
 
 // Offset, in elements, of coordinate `i` of one side's run over the other side's strides:
