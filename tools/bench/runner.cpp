@@ -163,28 +163,39 @@ std::vector<result> run_cpu(const problem_spec& p, const std::vector<variant_spe
   reference(p, in.data(), expected.data());
   std::memset(out.data(), 0, out.size());  // touch every page before anything is timed
 
-  auto time_reps = [&](auto&& fn) {
-    for (int i = 0; i < o.warmup; ++i) fn();
-    std::vector<double> ms;
-    for (int i = 0; i < o.reps; ++i) {
-      const auto t0 = std::chrono::steady_clock::now();
-      fn();
-      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    }
-    return summarize(std::move(ms));
+  auto time_once = [](auto&& fn) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   };
   // The ceiling: memcpy of the same bytes, split over the same number of threads as the variants
   // get (a single-threaded memcpy would flatter a multi-threaded transpose on a many-core machine).
   const int threads = o.cpu_threads > 0 ? o.cpu_threads : omp_get_max_threads();
-  const double copy_ms = time_reps([&] {
-                           const std::size_t chunk = (copy_bytes + threads - 1) / threads;
+  auto copy = [&] {
+    const std::size_t chunk = (copy_bytes + threads - 1) / threads;
 #pragma omp parallel for num_threads(threads) schedule(static)
-                           for (int t = 0; t < threads; ++t) {
-                             const std::size_t lo = std::min(copy_bytes, t * chunk);
-                             const std::size_t n = std::min(copy_bytes - lo, chunk);
-                             std::memcpy(scratch.data() + lo, out.data() + lo, n);
-                           }
-                         }).median;
+    for (int t = 0; t < threads; ++t) {
+      const std::size_t lo = std::min(copy_bytes, t * chunk);
+      const std::size_t n = std::min(copy_bytes - lo, chunk);
+      std::memcpy(scratch.data() + lo, out.data() + lo, n);
+    }
+  };
+  // Copy and variant are timed in alternation, rep by rep, so both see the same neighbours: a host
+  // shared with other work moves the copy's own rate by 2x from minute to minute (docs/cpu.md), and
+  // a copy timed once before all the variants compared them against a different machine.
+  auto time_pairs = [&](auto&& fn, double* copy_ms) {
+    for (int i = 0; i < o.warmup; ++i) {
+      copy();
+      fn();
+    }
+    std::vector<double> ms, cms;
+    for (int i = 0; i < o.reps; ++i) {
+      cms.push_back(time_once(copy));
+      ms.push_back(time_once(fn));
+    }
+    *copy_ms = summarize(std::move(cms)).median;
+    return summarize(std::move(ms));
+  };
 
   std::vector<result> results;
   for (const auto& v : variants) {
@@ -208,7 +219,9 @@ std::vector<result> run_cpu(const problem_spec& p, const std::vector<variant_spe
     const std::int64_t bad = first_mismatch(out.data(), expected.data(), sz.out_bytes);
     r.verified = bad < 0;
     if (!r.verified) r.note = fmt::format("WRONG: first difference at output byte {}", bad);
-    finish(r, time_reps([&] { (void)execute(pl, in.data(), out.data(), nullptr, nullptr); }), copy_ms, sz.count);
+    double copy_ms = 0;
+    const stats t = time_pairs([&] { (void)execute(pl, in.data(), out.data(), nullptr, nullptr); }, &copy_ms);
+    finish(r, t, copy_ms, sz.count);
     results.push_back(r);
   }
   return results;

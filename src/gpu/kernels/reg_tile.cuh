@@ -32,7 +32,7 @@ namespace xpose::detail::gpu {
 template <class T>
 __global__ void __launch_bounds__(kRegTileThreads) reg_tile_kernel(const T* __restrict__ in, T* __restrict__ out,
                                                                    matrix_view m, std::int64_t nbx,
-                                                                   std::int64_t nby) {
+                                                                   std::int64_t nby, int group) {
   using shape = reg_tile_shape<sizeof(T)>;
   constexpr int V = shape::kV, U = shape::kU;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -42,8 +42,10 @@ __global__ void __launch_bounds__(kRegTileThreads) reg_tile_kernel(const T* __re
     batch_offsets(m, b, &in_off, &out_off);
     const T* src = in + in_off;
     T* dst = out + out_off;
-    for (std::int64_t by = blockIdx.y; by < nby; by += gridDim.y)
-      for (std::int64_t bx = blockIdx.x; bx < nbx; bx += gridDim.x) {
+    for (std::int64_t ty = blockIdx.y; ty < nby; ty += gridDim.y)
+      for (std::int64_t tx = blockIdx.x; tx < nbx; tx += gridDim.x) {
+        std::int64_t bx, by;
+        raster_tile(ty * nbx + tx, nbx, nby, group, &bx, &by);
         const std::int64_t c0 = bx * shape::kCols + c * V;  // first input column of this thread's blocks
         std::int64_t r0[U];
         bool full[U];

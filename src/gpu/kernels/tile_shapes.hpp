@@ -63,4 +63,18 @@ template <> struct skew_tile_shape<2> : skew_shape<64, 64, 128, 81, 8> {};
 template <> struct skew_tile_shape<4> : skew_shape<32, 32, 64, 41> {};
 template <> struct skew_tile_shape<8> : skew_shape<32, 32, 64, 37> {};
 
+// pipe_tile (kernels/pipe_tile.cuh): TR x TC tiles (input rows x columns, both whole 128-byte lines),
+// NT threads, NS shared stages of TR * TC * S bytes (NS - 1 tiles of loads in flight per block).
+// 16 KiB tiles, 4 stages: 64 KiB a block, 3 blocks (48 warps' worth of 16 KiB tiles) per SM.
+template <int TR, int TC, int NT, int NS>
+struct pipe_shape {
+  static constexpr int kRows = TR, kCols = TC, kThreads = NT, kStages = NS;
+};
+template <int S> struct pipe_tile_shape;
+template <> struct pipe_tile_shape<1> : pipe_shape<128, 128, 256, 4> {};
+template <> struct pipe_tile_shape<2> : pipe_shape<64, 128, 256, 4> {};
+template <> struct pipe_tile_shape<4> : pipe_shape<64, 64, 256, 4> {};
+template <> struct pipe_tile_shape<8> : pipe_shape<32, 64, 256, 4> {};
+template <> struct pipe_tile_shape<16> : pipe_shape<32, 32, 256, 4> {};
+
 }  // namespace xpose::detail::gpu
