@@ -28,7 +28,6 @@ constexpr auto kVariants = std::to_array<variant_info>({
     XPOSE_GPU(smem_v3, true, 16, 16, "seed: coalesced both ways through a (B, B+1) padded tile")
     XPOSE_GPU(tiled, true, 32, 8, "classic 32x32 tile, 32x8 threads, (32, 33) padded shared array")
     XPOSE_GPU(fast_tile, true, 0, 0, "16-byte vectors both ways through a padded shared tile, 4x8-lane accesses")
-    XPOSE_GPU(pipe_tile, true, 0, 0, "persistent blocks, cp.async loads of 3 tiles in flight through a swizzled shared tile, 16-byte vectors both ways")
     XPOSE_GPU(reg_tile, true, 0, 0, "no shared memory: V x V blocks transposed in registers, 16-byte vectors both ways")
     XPOSE_GPU(skew_tile, true, 0, 0, "any leading dimension: tile edges staggered so 16-byte vectors stay aligned both ways")
     XPOSE_GPU(narrow, true, 0, 0, "short side (<= 64) kept whole, long side chunked, dense side moved linearly")

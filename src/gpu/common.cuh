@@ -41,28 +41,6 @@ inline dim3 capped_grid(std::int64_t gx, std::int64_t gy, std::int64_t gz) {
   return dim3(cap(gx, kMaxGridX), cap(gy, kMaxGridYZ), cap(gz, kMaxGridYZ));
 }
 
-// Tile (bx, by) of the tile number `lin` (row-major over nby x nbx tiles) when tiles are visited in
-// bands of `group` tile rows, each band column by column: the blocks resident at one time then cover a
-// block of about group x (resident / group) tiles instead of a few whole tile rows, so their writes
-// (a transpose's other side) touch group-many... EXPERIMENT.
-__device__ __forceinline__ void raster_tile(std::int64_t lin, std::int64_t nbx, std::int64_t nby, int group,
-                                            std::int64_t* bx, std::int64_t* by) {
-  if (group < 0) {  // diagonal: consecutive tiles go down a diagonal of the tile grid
-    *by = lin % nby;
-    *bx = (lin / nby + *by) % nbx;
-    return;
-  }
-  if (group == 0) {
-    *by = lin / nbx;
-    *bx = lin - *by * nbx;
-    return;
-  }
-  const std::int64_t band = lin / (group * nbx), r = lin - band * group * nbx;
-  const std::int64_t left = nby - band * group, h = left < group ? left : group;
-  *bx = r / h;
-  *by = band * group + (r - *bx * h);
-}
-
 // Offsets of matrix b of a batch: b times the batch stride, or b decomposed over a multi-dim batch
 // (kTransposeNd). Called once per tile, so its 64-bit divisions are amortised over the tile.
 __device__ __forceinline__ void batch_offsets(const matrix_view& m, std::int64_t b, std::int64_t* in_off,

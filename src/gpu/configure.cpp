@@ -129,28 +129,6 @@ status configure_fast_tile(plan_data& pd, std::string* why) {
   return status::kSuccess;
 }
 
-status configure_pipe_tile(plan_data& pd, std::string* why) {
-  if (status s = check_vector_strides(pd, "pipe_tile", true, true, why); s != status::kSuccess) return s;
-  auto shape = [&]<class Shape>(Shape, int elem) {
-    pd.launch.block_x = Shape::kThreads;
-    pd.launch.smem_bytes = Shape::kStages * Shape::kRows * Shape::kCols * elem;
-    // The grid is the resident blocks, or fewer when there are fewer tiles: run_pipe_tile asks the
-    // occupancy calculator at launch; grid_x here counts the tiles.
-    pd.launch.grid_x = ceil_div(pd.mat.cols, Shape::kCols) * ceil_div(pd.mat.rows, Shape::kRows) * pd.mat.batch;
-  };
-  switch (pd.prob.elem_bytes) {
-    case 1: shape(pipe_tile_shape<1>{}, 1); break;
-    case 2: shape(pipe_tile_shape<2>{}, 2); break;
-    case 4: shape(pipe_tile_shape<4>{}, 4); break;
-    case 8: shape(pipe_tile_shape<8>{}, 8); break;
-    default: shape(pipe_tile_shape<16>{}, 16); break;
-  }
-  pd.launch.block_y = 1;
-  pd.launch.grid_y = pd.launch.grid_z = 1;
-  pd.align_bytes = 16;
-  return status::kSuccess;
-}
-
 template <int S>
 void reg_tile_grid(plan_data& pd) {
   pd.launch.grid_x = ceil_div(pd.mat.cols, reg_tile_shape<S>::kCols);

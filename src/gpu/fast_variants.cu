@@ -1,74 +1,29 @@
 // Launches of the library's own fast kernels (their launch shapes: configure.cpp).
-#include <cstdlib>
-
 #include "gpu/common.cuh"
 #include "gpu/kernels/fast_tile.cuh"
 #include "gpu/kernels/narrow.cuh"
 #include "gpu/kernels/permute_general.cuh"
 #include "gpu/kernels/permute_packed.cuh"
 #include "gpu/kernels/permute_runs.cuh"
-#include "gpu/kernels/pipe_tile.cuh"
 #include "gpu/kernels/reg_tile.cuh"
 #include "gpu/kernels/skew_tile.cuh"
 #include "gpu/variants.hpp"
 
 namespace xpose::detail::gpu {
 
-namespace {
-int raster_group() {  // EXPERIMENT
-  const char* env = std::getenv("XPOSE_RASTER");
-  return env ? std::atoi(env) : 0;
-}
-}  // namespace
-
 status run_fast_tile(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
   return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
     fast_tile_kernel<T><<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(static_cast<const T*>(in),
-                                                                          static_cast<T*>(out), pd.mat, raster_group());
+                                                                          static_cast<T*>(out), pd.mat);
     XPOSE_CUDA_TRY(cudaGetLastError(), why);
     return status::kSuccess;
-  });
-}
-
-namespace {
-
-template <class T, class Shape>
-status launch_pipe(const plan_data& pd, const void* in, void* out, cudaStream_t s, std::string* why) {
-  auto kernel = pipe_tile_kernel<T, Shape>;
-  constexpr int smem_bytes = Shape::kStages * Shape::kRows * Shape::kCols * static_cast<int>(sizeof(T));
-  if (smem_bytes > 48 * 1024)
-    XPOSE_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes), why);
-  int per_sm = 0;
-  XPOSE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Shape::kThreads, smem_bytes), why);
-  const std::int64_t resident = static_cast<std::int64_t>(per_sm > 0 ? per_sm : 1) * pd.device.sm_count;
-  const std::int64_t tiles =
-      ceil_div(pd.mat.cols, Shape::kCols) * ceil_div(pd.mat.rows, Shape::kRows) * pd.mat.batch;
-  const unsigned grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
-  kernel<<<grid, Shape::kThreads, smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), pd.mat,
-                                                  raster_group());
-  XPOSE_CUDA_TRY(cudaGetLastError(), why);
-  return status::kSuccess;
-}
-
-}  // namespace
-
-status run_pipe_tile(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
-  return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
-    using base = pipe_tile_shape<sizeof(T)>;
-    const char* env = std::getenv("XPOSE_PIPE");  // EXPERIMENT: removed after the device run
-    const int alt = env ? env[0] - '0' : 0;
-    if (alt == 1) return launch_pipe<T, pipe_shape<base::kRows, base::kCols, 256, 6>>(pd, in, out, s, why);
-    if (alt == 2) return launch_pipe<T, pipe_shape<base::kRows, base::kCols * 2, 512, 3>>(pd, in, out, s, why);
-    if (alt == 3) return launch_pipe<T, pipe_shape<base::kRows, base::kCols, 128, 4>>(pd, in, out, s, why);
-    if (alt == 4) return launch_pipe<T, pipe_shape<base::kRows, base::kCols, 256, 3>>(pd, in, out, s, why);
-    return launch_pipe<T, base>(pd, in, out, s, why);
   });
 }
 
 status run_reg_tile(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
   return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
     reg_tile_kernel<T><<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(
-        static_cast<const T*>(in), static_cast<T*>(out), pd.mat, pd.launch.grid_x, pd.launch.grid_y, raster_group());
+        static_cast<const T*>(in), static_cast<T*>(out), pd.mat, pd.launch.grid_x, pd.launch.grid_y);
     XPOSE_CUDA_TRY(cudaGetLastError(), why);
     return status::kSuccess;
   });

@@ -53,7 +53,7 @@ void check_transpose(const std::string& variant, const xpose::transpose_desc& d,
   const status ps = xpose::make_plan(d, {.where = xpose::backend::kGpu, .variant = variant, .block_x = bx, .block_y = by}, &p, &why);
   // The fast kernels state their preconditions (a short dense side for narrow; 16-byte multiples
   // of the strides for the vector kernels): outside them planning says so and nothing runs.
-  const bool vector_kernel = variant == "narrow" || variant == "fast_tile" || variant == "reg_tile" || variant == "pipe_tile";
+  const bool vector_kernel = variant == "narrow" || variant == "fast_tile" || variant == "reg_tile";
   // skew_tile refuses 16-byte elements (one element is a whole vector: fast_tile's case).
   const bool refused = (variant == "narrow" && ps == status::kVariantNotApplicable) ||
                        (variant == "skew_tile" && d.elem_bytes == 16 && ps == status::kVariantNotApplicable);

@@ -11,6 +11,7 @@
 #include "common/test_util.hpp"
 #include "dispatch/plan_data.hpp"
 #include "dispatch/registry.hpp"
+#include "gpu/geometry.hpp"
 #include "plan/planner.hpp"
 #include "plan/problem.hpp"
 #include "xpose/xpose.hpp"
@@ -71,6 +72,33 @@ class GpuPlanner : public testing::Test {
 
 // ------------------------------------------------------------------------------------------------
 // auto
+
+// reg_tile's band order (raster_tile) visits every tile exactly once, for any grid and band height,
+// and keeps consecutive tile numbers inside one band, column by column.
+TEST(RasterTile, IsABijectionInBandsOfColumns) {
+  for (std::int64_t nbx : {1, 2, 7, 64}) {
+    for (std::int64_t nby : {1, 3, 64, 65, 130}) {
+      for (std::int64_t band : {1, 4, 64, 200}) {
+        std::vector<int> seen(static_cast<std::size_t>(nbx * nby), 0);
+        for (std::int64_t lin = 0; lin < nbx * nby; ++lin) {
+          std::int64_t bx = -1, by = -1;
+          xpose::detail::gpu::raster_tile(lin, nbx, nby, band, &bx, &by);
+          ASSERT_TRUE(bx >= 0 && bx < nbx && by >= 0 && by < nby) << lin << " -> " << bx << "," << by;
+          ++seen[static_cast<std::size_t>(by * nbx + bx)];
+          EXPECT_EQ(by / band, lin / (band * nbx)) << "tile " << lin << " left its band";
+        }
+        for (int v : seen) ASSERT_EQ(v, 1) << nbx << "x" << nby << " band " << band;
+      }
+    }
+  }
+  std::int64_t bx = 0, by = 0;
+  xpose::detail::gpu::raster_tile(1, 10, 10, 4, &bx, &by);  // down the band's first column
+  EXPECT_EQ(bx, 0);
+  EXPECT_EQ(by, 1);
+  xpose::detail::gpu::raster_tile(4, 10, 10, 4, &bx, &by);  // then its second
+  EXPECT_EQ(bx, 1);
+  EXPECT_EQ(by, 0);
+}
 
 TEST_F(GpuPlanner, AutoPicksAGpu2dKernelForTransposes) {
   struct named {

@@ -37,7 +37,7 @@ union vec16 {
 
 template <class T>
 __global__ void __launch_bounds__(fast_tile_shape<sizeof(T)>::kThreads)
-    fast_tile_kernel(const T* __restrict__ in, T* __restrict__ out, matrix_view m, int group) {
+    fast_tile_kernel(const T* __restrict__ in, T* __restrict__ out, matrix_view m) {
   constexpr int S = sizeof(T), V = 16 / S;
   using shape = fast_tile_shape<S>;
   constexpr int TR = shape::kRows, TC = shape::kCols, NT = shape::kThreads;
@@ -54,10 +54,8 @@ __global__ void __launch_bounds__(fast_tile_shape<sizeof(T)>::kThreads)
 
   const std::int64_t nbx = ceil_div(m.cols, TC), nby = ceil_div(m.rows, TR);
   for (std::int64_t b = blockIdx.z; b < m.batch; b += gridDim.z)
-    for (std::int64_t ty = blockIdx.y; ty < nby; ty += gridDim.y)
-      for (std::int64_t tx = blockIdx.x; tx < nbx; tx += gridDim.x) {
-        std::int64_t bx, by;
-        raster_tile(ty * nbx + tx, nbx, nby, group, &bx, &by);
+    for (std::int64_t by = blockIdx.y; by < nby; by += gridDim.y)
+      for (std::int64_t bx = blockIdx.x; bx < nbx; bx += gridDim.x) {
         std::int64_t in_off, out_off;
         batch_offsets(m, b, &in_off, &out_off);
         const T* src = in + in_off;

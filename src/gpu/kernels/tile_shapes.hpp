@@ -19,6 +19,13 @@ template <> struct fast_tile_shape<16> { static constexpr int kRows = 32, kCols 
 // reg_tile (kernels/reg_tile.cuh): a thread moves U blocks of V x V elements (V = 16 / S); U = 4 / V
 // for 8- and 16-byte elements so each thread still has 4 independent 16-byte loads in flight.
 inline constexpr int kRegTileThreads = 256;
+// Tiles are visited in bands of kRegTileBandRows tile rows, column by column (raster_tile in
+// gpu/geometry.hpp), not row by row. H200 2026-11-30 (binaries of 57c32da, XPOSE_RASTER=0 / 64, one
+// run each, % of copy): i8 16384^2 85.8-86.2 / 88.8-88.9, 16000^2 78.9 / 87.0, 12288^2 84.6 / 86.9;
+// f16 16384^2 50.7 / 51.5 (reg_tile is not auto's kernel there). Bands of 8, 16 and 32 measured
+// 84.8, 85.6 and 88.8 at 16384^2 i8. (fast_tile with the same bands: f64 16384 x 8192 89.3 / 93.7
+// but 8192 x 16384 93.6 / 90.2, f32 16384^2 87.2 / 85.6: mixed, so fast_tile keeps row order.)
+inline constexpr int kRegTileBandRows = 64;
 template <int S> struct reg_tile_shape {
   static constexpr int kV = 16 / S;                // elements per vector = block edge
   static constexpr int kU = kV >= 4 ? 1 : 4 / kV;  // blocks per thread, down the rows
@@ -62,19 +69,5 @@ template <> struct skew_tile_shape<1> : skew_shape<128, 128, 256, 173, 4> {};
 template <> struct skew_tile_shape<2> : skew_shape<64, 64, 128, 81, 8> {};
 template <> struct skew_tile_shape<4> : skew_shape<32, 32, 64, 41> {};
 template <> struct skew_tile_shape<8> : skew_shape<32, 32, 64, 37> {};
-
-// pipe_tile (kernels/pipe_tile.cuh): TR x TC tiles (input rows x columns, both whole 128-byte lines),
-// NT threads, NS shared stages of TR * TC * S bytes (NS - 1 tiles of loads in flight per block).
-// 16 KiB tiles, 4 stages: 64 KiB a block, 3 blocks (48 warps' worth of 16 KiB tiles) per SM.
-template <int TR, int TC, int NT, int NS>
-struct pipe_shape {
-  static constexpr int kRows = TR, kCols = TC, kThreads = NT, kStages = NS;
-};
-template <int S> struct pipe_tile_shape;
-template <> struct pipe_tile_shape<1> : pipe_shape<128, 128, 256, 4> {};
-template <> struct pipe_tile_shape<2> : pipe_shape<64, 128, 256, 4> {};
-template <> struct pipe_tile_shape<4> : pipe_shape<64, 64, 256, 4> {};
-template <> struct pipe_tile_shape<8> : pipe_shape<32, 64, 256, 4> {};
-template <> struct pipe_tile_shape<16> : pipe_shape<32, 32, 256, 4> {};
 
 }  // namespace xpose::detail::gpu
