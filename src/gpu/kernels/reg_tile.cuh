@@ -21,8 +21,8 @@
 //
 // Launch: block (256) = 8 warps stacked down the rows; a block covers (8 * 4 * U * V) rows x (8 * V)
 // cols; grid (ceil(cols / (8V)), ceil(rows / (32 U V)), batch), capped and looped. Block (x, y) moves
-// the tile raster_tile assigns to its number y * nbx + x: bands of kRegTileBandRows tile rows, walked
-// column by column (tile_shapes.hpp has the measurements).
+// the tile raster_tile assigns to its number y * nbx + x: bands of band_rows (kRegTileBandRows) tile
+// rows, walked column by column (tile_shapes.hpp has the measurements).
 #pragma once
 
 #include "gpu/common.cuh"
@@ -34,7 +34,7 @@ namespace xpose::detail::gpu {
 template <class T>
 __global__ void __launch_bounds__(kRegTileThreads) reg_tile_kernel(const T* __restrict__ in, T* __restrict__ out,
                                                                    matrix_view m, std::int64_t nbx,
-                                                                   std::int64_t nby) {
+                                                                   std::int64_t nby, std::int64_t band_rows) {
   using shape = reg_tile_shape<sizeof(T)>;
   constexpr int V = shape::kV, U = shape::kU;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -47,7 +47,7 @@ __global__ void __launch_bounds__(kRegTileThreads) reg_tile_kernel(const T* __re
     for (std::int64_t ty = blockIdx.y; ty < nby; ty += gridDim.y)
       for (std::int64_t tx = blockIdx.x; tx < nbx; tx += gridDim.x) {
         std::int64_t bx, by;
-        raster_tile(ty * nbx + tx, nbx, nby, kRegTileBandRows, &bx, &by);
+        raster_tile(ty * nbx + tx, nbx, nby, band_rows, &bx, &by);
         const std::int64_t c0 = bx * shape::kCols + c * V;  // first input column of this thread's blocks
         std::int64_t r0[U];
         bool full[U];

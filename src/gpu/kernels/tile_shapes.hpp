@@ -26,6 +26,10 @@ inline constexpr int kRegTileThreads = 256;
 // 84.8, 85.6 and 88.8 at 16384^2 i8. (fast_tile with the same bands: f64 16384 x 8192 89.3 / 93.7
 // but 8192 x 16384 93.6 / 90.2, f32 16384^2 87.2 / 85.6: mixed, so fast_tile keeps row order.)
 inline constexpr int kRegTileBandRows = 64;
+// (The band height reaches the kernel as an argument: as a compile-time constant nvcc 13.0 gave the
+// 1-byte kernel 158 registers, one block per SM, and 16384^2 i8 ran at 76.2% of copy (H200
+// 2026-11-30, binaries of 6bb80d0); as an argument it has 128, as in the measured 57c32da, and 124
+// before bands. Capping a constant-band build at 128 (two blocks per SM) spilled 24 bytes.)
 template <int S> struct reg_tile_shape {
   static constexpr int kV = 16 / S;                // elements per vector = block edge
   static constexpr int kU = kV >= 4 ? 1 : 4 / kV;  // blocks per thread, down the rows

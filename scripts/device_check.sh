@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Device runs on a one-GPU machine (or more) with binaries built elsewhere (BIN holds xpose,
+# test_gpu and libgomp.so.1; see device_prebuilt.sh for how to build them from a commit). Two parts,
+# one call each, so that each fits the device tool's 10-minute limit:
+#
+#   scripts/device_check.sh BIN bench   # CPU backend on all cores (GPU idle), then 2-D GPU benches
+#   scripts/device_check.sh BIN test    # the whole test_gpu binary, memcheck of reg_tile's cases,
+#                                       # then the 1-byte 2-D benches again
+#
+# Results go to $OUT: cpu.log, cpu-suite.json, gpu-2d.json, bench.log; tests.log.
+set -uo pipefail
+B=$(cd "${1:?usage: scripts/device_check.sh BIN bench|test}" && pwd)
+OUT=${OUT:-$PWD/device-out}
+mkdir -p "$OUT"
+export LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+X=$B/xpose
+case "${2:?bench or test}" in
+  bench)
+    {
+      echo "== CPU backend on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo))"
+      for t in 1 2 4 8 16; do
+        $X bench --device cpu --variants cpu_blocked --shapes 8192x8192,3x40000000 --threads $t --reps 5 2>/dev/null | grep '^| cpu'
+      done
+      $X bench --device cpu --variants auto --shapes 16384x16384 --dtype i8,f16,f32,f64 --threads 16 --reps 3 2>/dev/null | grep '^| auto'
+      $X bench --device cpu --suite permute --dtype f32 --threads 16 --reps 3 --warmup 1 --json $OUT/cpu-suite.json 2>/dev/null | tail -3
+    } > $OUT/cpu.log 2>&1
+    {
+      echo "== GPU 2-D"
+      $X bench --variants auto,reg_tile --shapes 16384x16384,16000x16000,12288x12288,8192x8192,4096x4096 --dtype i8 --reps 10 \
+        --json $OUT/gpu-2d-i8.json 2>/dev/null | grep -E '^\| (auto|reg_tile)'
+      $X bench --variants auto --shapes 16384x16384 --dtype f16,f32,f64,c128 --reps 10 --json $OUT/gpu-2d.json 2>/dev/null | grep -E '^\| auto'
+      $X bench --variants auto --shapes 256x384 --batch 4096 --dtype i8 --reps 10 2>/dev/null | grep -E '^\| auto'
+    } > $OUT/bench.log 2>&1
+    cat $OUT/cpu.log $OUT/bench.log ;;
+  test)
+    SECONDS=0
+    $B/test_gpu --gtest_filter='GpuRandom.*:All/GpuHuge.*' > /tmp/t_a.log 2>&1 &
+    $B/test_gpu --gtest_filter='-GpuRandom.*:All/GpuHuge.*' > /tmp/t_b.log 2>&1
+    wait
+    {
+      for f in /tmp/t_a.log /tmp/t_b.log; do
+        echo "== $f"; grep -E "^\[  (PASSED|FAILED)  \]|^\[  SKIPPED \] [0-9]+ tests|tests? from .* ran|Failure" "$f" | head -20
+      done
+      echo "tests took ${SECONDS}s"
+      echo "== memcheck: reg_tile by name"
+      timeout 200 compute-sanitizer --tool memcheck $B/test_gpu --gtest_filter='*reg_tile*' 2>&1 | grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]"
+      echo "done after ${SECONDS}s"
+    } > $OUT/tests.log 2>&1
+    $X bench --variants auto,reg_tile --shapes 16384x16384,16000x16000,12288x12288,8192x8192,4096x4096 --dtype i8 --reps 10 \
+      --json $OUT/gpu-2d-i8.json 2>/dev/null | grep -E '^\| (auto|reg_tile)' >> $OUT/tests.log
+    $X bench --variants auto --shapes 256x384 --batch 4096 --dtype i8 --reps 10 2>/dev/null | grep -E '^\| auto' >> $OUT/tests.log
+    cat $OUT/tests.log ;;
+esac
