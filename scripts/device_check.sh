@@ -6,6 +6,7 @@
 #   scripts/device_check.sh BIN bench   # CPU backend on all cores (GPU idle), then 2-D GPU benches
 #   scripts/device_check.sh BIN test    # the whole test_gpu binary, memcheck of reg_tile's cases,
 #                                       # then the 1-byte 2-D benches again
+#   TYPES="i8 f16" scripts/device_check.sh BIN suite   # the permutation suite, auto, per type
 #
 # Results go to $OUT: cpu.log, cpu-suite.json, gpu-2d.json, bench.log; tests.log.
 set -uo pipefail
@@ -50,4 +51,14 @@ case "${2:?bench or test}" in
       --json $OUT/gpu-2d-i8.json 2>/dev/null | grep -E '^\| (auto|reg_tile)' >> $OUT/tests.log
     $X bench --variants auto --shapes 256x384 --batch 4096 --dtype i8 --reps 10 2>/dev/null | grep -E '^\| auto' >> $OUT/tests.log
     cat $OUT/tests.log ;;
+  suite)
+    for t in ${TYPES:-i8}; do
+      $X bench --suite permute --dtype $t --reps 5 --warmup 1 --json $OUT/suite-$t.json > /tmp/suite-$t.log 2>&1
+      python3 - "$OUT/suite-$t.json" <<'PY'
+import json, statistics, sys
+r = json.load(open(sys.argv[1]))["results"]
+p = [x["pct_of_copy"] for x in r]
+print(sys.argv[1], len(p), "cases, median %.1f, min %.1f, all verified: %s" % (statistics.median(p), min(p), all(x["verified"] for x in r)))
+PY
+    done ;;
 esac

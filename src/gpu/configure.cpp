@@ -129,10 +129,19 @@ status configure_fast_tile(plan_data& pd, std::string* why) {
   return status::kSuccess;
 }
 
-template <int S>
+template <int S, int WY = 8>
 void reg_tile_grid(plan_data& pd) {
-  pd.launch.grid_x = ceil_div(pd.mat.cols, reg_tile_shape<S>::kCols);
-  pd.launch.grid_y = ceil_div(pd.mat.rows, reg_tile_shape<S>::kRows);
+  if constexpr (WY == 8) {
+    const int wy = reg_tile_stack(S, pd.mat.rows);
+    if (wy == 1) return reg_tile_grid<S, 1>(pd);
+    if (wy == 2) return reg_tile_grid<S, 2>(pd);
+    if (wy == 4) return reg_tile_grid<S, 4>(pd);
+  }
+  pd.launch.chunk = WY;  // the warps' stacking (run_reg_tile)
+  pd.launch.grid_x = ceil_div(pd.mat.cols, reg_tile_shape<S, WY>::kCols);
+  pd.launch.grid_y = ceil_div(pd.mat.rows, reg_tile_shape<S, WY>::kRows);
+  if (WY < 8) pd.launch_note = fmt::format("blocks of {} x {} elements", reg_tile_shape<S, WY>::kRows,
+                                           reg_tile_shape<S, WY>::kCols);
 }
 
 status configure_reg_tile(plan_data& pd, std::string* why) {

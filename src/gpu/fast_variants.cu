@@ -22,11 +22,19 @@ status run_fast_tile(const plan_data& pd, const void* in, void* out, CUstream_st
 
 status run_reg_tile(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
   return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
-    reg_tile_kernel<T><<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(
-        static_cast<const T*>(in), static_cast<T*>(out), pd.mat, pd.launch.grid_x, pd.launch.grid_y,
-        std::int64_t{kRegTileBandRows});
-    XPOSE_CUDA_TRY(cudaGetLastError(), why);
-    return status::kSuccess;
+    auto launch = [&](auto kernel) -> status {
+      kernel<<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(static_cast<const T*>(in), static_cast<T*>(out),
+                                                                 pd.mat, pd.launch.grid_x, pd.launch.grid_y,
+                                                                 std::int64_t{kRegTileBandRows});
+      XPOSE_CUDA_TRY(cudaGetLastError(), why);
+      return status::kSuccess;
+    };
+    if constexpr (sizeof(T) == 1) {  // short stacks: reg_tile_stack
+      if (pd.launch.chunk == 1) return launch(reg_tile_kernel<T, 1>);
+      if (pd.launch.chunk == 2) return launch(reg_tile_kernel<T, 2>);
+      if (pd.launch.chunk == 4) return launch(reg_tile_kernel<T, 4>);
+    }
+    return launch(reg_tile_kernel<T, 8>);
   });
 }
 

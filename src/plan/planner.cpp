@@ -106,6 +106,16 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       constexpr std::int64_t kLargeBytes = std::int64_t{256} << 20;
       constexpr std::int64_t kByteMatrixElems = 128 * 1024;
       const std::int64_t short_side = std::min(m.rows, m.cols);
+      // 1-byte matrices of exactly 64 rows and long rows (NCHW -> NHWC with 64 channels): reg_tile
+      // with its warps side by side covers them with whole 64-row blocks (reg_tile_stack). H200
+      // 2026-11-30 (docs/performance.md, sixth session), % of copy, reg_tile / narrow / permute_packed:
+      // [64,64,128,128] perm 0,2,3,1 83.0 / 37.8 / 67.5; 64 x 10^7 94.5 / 37.2 / 76.0. Not below 64
+      // rows (the idle lane groups: 48 x 10^7 41.2 vs packed 70.4) nor for short matrices (256 x 384
+      // batches 65.6 vs packed 72.0); 128 rows already go to reg_tile below (89.9% at 128 x 2e6).
+      constexpr std::int64_t kRegTileRowsMinCols = 16384;
+      if (s == 1 && m.rows == 64 && m.cols >= kRegTileRowsMinCols)
+        c.push_back({"reg_tile", "1-byte matrices of 64 rows: 16 x 16-byte register transposes in whole 64-row "
+                                 "blocks (H200 NCHW -> NHWC [64,64,128,128]: 83.0% of copy vs narrow 37.8%)"});
       if (packs_full_vectors(pd)) {
         if (s == 1 && m.batch > 1 && (m.batch_rank > 1 || short_side < 64 || m.rows * m.cols < kByteMatrixElems))
           c.push_back({"permute_packed", "batch of small 1-byte matrices, 16-byte vectors both ways: packed boxes "

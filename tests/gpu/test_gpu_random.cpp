@@ -131,6 +131,37 @@ TEST(GpuRandom, PermuteRunsAnyAlignment) {
   any_alignment_transposes("permute_runs", true, 20261201);
 }
 
+// Random 2-D transposes whose leading dimensions, batch strides and pointer offsets are whole 16-byte
+// vectors (what reg_tile needs), with row counts that take every stacking of its warps
+// (reg_tile_stack: 1-byte matrices of up to 64, 128, 256 rows and more) and partial blocks.
+void aligned_transposes(const std::string& variant, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const int sizes[] = {1, 1, 1, 2, 4, 8, 16};
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  const std::int64_t row_caps[] = {64, 128, 256, 700};
+  for (int c = 0; c < 300; ++c) {
+    const int eb = sizes[c % 7];
+    const std::int64_t v = 16 / eb;
+    auto whole = [&](std::int64_t n) { return (n + v - 1) / v * v; };
+    xpose::transpose_desc d{.rows = pick(1, row_caps[c % 4]), .cols = pick(1, c % 5 == 0 ? 3000 : 600), .elem_bytes = eb};
+    if (c % 2 == 0 || d.cols % v) d.ld_in = whole(d.cols) + (c % 2 == 0 ? v * pick(0, 3) : 0);
+    if (c % 3 == 0 || d.rows % v) d.ld_out = whole(d.rows) + (c % 3 == 0 ? v * pick(0, 3) : 0);
+    if (c % 5 == 1) {
+      d.batch = pick(2, 7);
+      d.batch_stride_in = whole(d.rows * d.ld_in.value_or(d.cols)) + v * pick(0, 2);
+      d.batch_stride_out = whole(d.cols * d.ld_out.value_or(d.rows)) + v * pick(0, 2);
+    }
+    const std::int64_t in_off = v * pick(0, 2), out_off = v * pick(0, 2);
+    const std::string err = run_case(d, eb, in_off, out_off, 7000 + c, variant);
+    ASSERT_EQ(err, "") << variant << " case " << c << ": " << describe(d, in_off, out_off);
+  }
+}
+
+TEST(GpuRandom, RegTileAligned) {
+  XPOSE_REQUIRE_GPU();
+  aligned_transposes("reg_tile", 20261203);
+}
+
 // Random permutations of rank 1..8 (fastest dims of 1..7 elements, a fifth with padded input
 // strides, some with an offset output pointer) through `variant`.
 void random_permutations(const std::string& variant, int cases, std::uint64_t seed) {

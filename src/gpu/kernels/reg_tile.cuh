@@ -19,8 +19,10 @@
 // moves element by element with bounds checks. Needs 16-byte aligned pointers and leading
 // dimensions (and batch strides) that are multiples of V (planner + execute check).
 //
-// Launch: block (256) = 8 warps stacked down the rows; a block covers (8 * 4 * U * V) rows x (8 * V)
-// cols; grid (ceil(cols / (8V)), ceil(rows / (32 U V)), batch), capped and looped. Block (x, y) moves
+// Launch: block (256) = 8 warps, WY stacked down the rows and 8 / WY across (WY = 8 but for 1-byte
+// matrices of 256 rows or fewer: reg_tile_stack in tile_shapes.hpp); a block covers (WY * 4 * U * V)
+// rows x (8 / WY * 8 * V) cols; grid (ceil(cols / block cols), ceil(rows / block rows), batch),
+// capped and looped. Block (x, y) moves
 // the tile raster_tile assigns to its number y * nbx + x: bands of band_rows (kRegTileBandRows) tile
 // rows, walked column by column (tile_shapes.hpp has the measurements).
 #pragma once
@@ -31,14 +33,15 @@
 
 namespace xpose::detail::gpu {
 
-template <class T>
+template <class T, int WY>
 __global__ void __launch_bounds__(kRegTileThreads) reg_tile_kernel(const T* __restrict__ in, T* __restrict__ out,
                                                                    matrix_view m, std::int64_t nbx,
                                                                    std::int64_t nby, std::int64_t band_rows) {
-  using shape = reg_tile_shape<sizeof(T)>;
+  using shape = reg_tile_shape<sizeof(T), WY>;
   constexpr int V = shape::kV, U = shape::kU;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int a = lane / 8, c = lane % 8;
+  const int wy = warp % WY, wx = warp / WY;  // this warp's place in the block
   for (std::int64_t b = blockIdx.z; b < m.batch; b += gridDim.z) {
     std::int64_t in_off, out_off;
     batch_offsets(m, b, &in_off, &out_off);
@@ -48,13 +51,13 @@ __global__ void __launch_bounds__(kRegTileThreads) reg_tile_kernel(const T* __re
       for (std::int64_t tx = blockIdx.x; tx < nbx; tx += gridDim.x) {
         std::int64_t bx, by;
         raster_tile(ty * nbx + tx, nbx, nby, band_rows, &bx, &by);
-        const std::int64_t c0 = bx * shape::kCols + c * V;  // first input column of this thread's blocks
+        const std::int64_t c0 = bx * shape::kCols + (wx * 8 + c) * V;  // first input column of this thread's blocks
         std::int64_t r0[U];
         bool full[U];
         vec16<T> r[U][V];
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-          r0[u] = by * shape::kRows + ((u * 8 + warp) * 4 + a) * V;
+          r0[u] = by * shape::kRows + ((u * WY + wy) * 4 + a) * V;
           full[u] = r0[u] + V <= m.rows && c0 + V <= m.cols;
 #pragma unroll
           for (int k = 0; k < V; ++k) {

@@ -30,12 +30,27 @@ inline constexpr int kRegTileBandRows = 64;
 // 1-byte kernel 158 registers, one block per SM, and 16384^2 i8 ran at 76.2% of copy (H200
 // 2026-11-30, binaries of 6bb80d0); as an argument it has 128, as in the measured 57c32da, and 124
 // before bands. Capping a constant-band build at 128 (two blocks per SM) spilled 24 bytes.)
-template <int S> struct reg_tile_shape {
+// The block's 8 warps are stacked WY high and 8 / WY wide (each warp covers 4 U V rows x 8 V cols):
+// WY = 8, the tall block of the measurements above, for matrices of more than 256 rows; 1-byte
+// matrices with fewer rows get the smallest WY whose block still covers them (reg_tile_stack), so
+// a 64 x 16384 matrix (NCHW -> NHWC with 64 channels) runs whole 64-row blocks instead of blocks
+// that are 7/8 empty.
+template <int S, int WY = 8> struct reg_tile_shape {
+  static_assert(WY == 1 || WY == 2 || WY == 4 || WY == 8);
   static constexpr int kV = 16 / S;                // elements per vector = block edge
   static constexpr int kU = kV >= 4 ? 1 : 4 / kV;  // blocks per thread, down the rows
-  static constexpr int kRows = 8 * 4 * kU * kV;    // rows per thread block (8 warps x 4 lanes)
-  static constexpr int kCols = 8 * kV;             // cols per thread block (8 lanes)
+  static constexpr int kWarpsHigh = WY, kWarpsWide = 8 / WY;
+  static constexpr int kRows = WY * 4 * kU * kV;   // rows per thread block (WY warps x 4 lanes)
+  static constexpr int kCols = kWarpsWide * 8 * kV;  // cols per thread block (8 / WY warps x 8 lanes)
 };
+// The warps' stacking for `rows` rows of S-byte elements: see reg_tile_shape. (Only 1-byte elements
+// take short stacks; reg_tile is auto's kernel for them alone.)
+constexpr int reg_tile_stack(int S, long long rows) {
+  if (S != 1) return 8;
+  for (int wy = 1; wy < 8; wy *= 2)
+    if (rows <= wy * 4LL * 16) return wy;
+  return 8;
+}
 
 
 
