@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# reg_tile's short warp stacks (1-byte matrices of <= 256 rows) on one GPU: its tests (random
+# reg_tile's other block shapes (1-byte matrices of <= 256 rows or of 64 columns) on one GPU: its tests (random
 # aligned cases, the variant tests, memcheck), then the shapes they are for, by name against auto.
 # BIN holds xpose, test_gpu, libgomp.so.1; results in $OUT (tests.log, bench.log, bench.json).
 #
@@ -19,9 +19,9 @@ rows() { grep -E "^\| " | grep -v "variant" | awk -F'|' '{printf "%-15s %-36s %-
 {
   V=auto,reg_tile,narrow,permute_packed
   $X bench --variants $V --extents 64,64,128,128 --perm 0,2,3,1 --dtype i8 --reps 10 --json $OUT/b1.json 2>&1 | rows
-  $X bench --variants $V --shapes 64x16384,128x16384,256x384,200x1000,32x65536 --batch 64 --dtype i8 --reps 10 --json $OUT/b2.json 2>&1 | rows
-  $X bench --variants $V --shapes 256x384 --batch 4096 --dtype i8 --reps 10 --json $OUT/b3.json 2>&1 | rows
-  $X bench --variants $V --shapes 16x10000000,32x10000000,48x10000000,64x10000000,128x2000000,250x1000000 --dtype i8 --reps 10 --json $OUT/b4.json 2>&1 | rows
+  $X bench --variants $V --extents 64,128,128,64 --perm 0,3,1,2 --dtype i8 --reps 10 --json $OUT/b0.json 2>&1 | rows
+  $X bench --variants $V --shapes 10000000x64,1000000x64,40000x64 --dtype i8 --reps 10 --json $OUT/b5.json 2>&1 | rows
+  $X bench --variants $V --shapes 64x10000000 --dtype i8 --reps 10 --json $OUT/b4.json 2>&1 | rows
   $X bench --variants auto,reg_tile --shapes 16384x16384,300x1000000 --dtype i8 --reps 10 2>&1 | rows
 } > $OUT/bench.log 2>&1
 cat $OUT/bench.log

@@ -29,6 +29,8 @@ struct launch_shape {
   int smem_bytes = 0;  // dynamic shared memory per block
   int chunk = 0;       // narrow: elements of the long side per block
   bool wide_in = false;  // narrow: the input is the short-and-wide side (rows <= 64)
+  int warps_high = 8;    // reg_tile: warps stacked down the rows (reg_tile_stack)
+  int lanes_high = 4;    // reg_tile: lane rows per warp (reg_tile_lanes)
 };
 
 struct plan_data {

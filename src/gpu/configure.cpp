@@ -129,19 +129,21 @@ status configure_fast_tile(plan_data& pd, std::string* why) {
   return status::kSuccess;
 }
 
-template <int S, int WY = 8>
+template <int S, int WY = 8, int LA = 4>
 void reg_tile_grid(plan_data& pd) {
-  if constexpr (WY == 8) {
+  if constexpr (WY == 8 && LA == 4) {
+    if (reg_tile_lanes(S, pd.mat.rows, pd.mat.cols) == 8) return reg_tile_grid<S, 8, 8>(pd);
     const int wy = reg_tile_stack(S, pd.mat.rows);
-    if (wy == 1) return reg_tile_grid<S, 1>(pd);
-    if (wy == 2) return reg_tile_grid<S, 2>(pd);
-    if (wy == 4) return reg_tile_grid<S, 4>(pd);
+    if (wy == 1) return reg_tile_grid<S, 1, 4>(pd);
+    if (wy == 2) return reg_tile_grid<S, 2, 4>(pd);
+    if (wy == 4) return reg_tile_grid<S, 4, 4>(pd);
   }
-  pd.launch.chunk = WY;  // the warps' stacking (run_reg_tile)
-  pd.launch.grid_x = ceil_div(pd.mat.cols, reg_tile_shape<S, WY>::kCols);
-  pd.launch.grid_y = ceil_div(pd.mat.rows, reg_tile_shape<S, WY>::kRows);
-  if (WY < 8) pd.launch_note = fmt::format("blocks of {} x {} elements", reg_tile_shape<S, WY>::kRows,
-                                           reg_tile_shape<S, WY>::kCols);
+  using shape = reg_tile_shape<S, WY, LA>;
+  pd.launch.warps_high = WY;  // run_reg_tile instantiates the kernel for these
+  pd.launch.lanes_high = LA;
+  pd.launch.grid_x = ceil_div(pd.mat.cols, shape::kCols);
+  pd.launch.grid_y = ceil_div(pd.mat.rows, shape::kRows);
+  if (WY < 8 || LA != 4) pd.launch_note = fmt::format("blocks of {} x {} elements", shape::kRows, shape::kCols);
 }
 
 status configure_reg_tile(plan_data& pd, std::string* why) {

@@ -29,12 +29,13 @@ status run_reg_tile(const plan_data& pd, const void* in, void* out, CUstream_st*
       XPOSE_CUDA_TRY(cudaGetLastError(), why);
       return status::kSuccess;
     };
-    if constexpr (sizeof(T) == 1) {  // short stacks: reg_tile_stack
-      if (pd.launch.chunk == 1) return launch(reg_tile_kernel<T, 1>);
-      if (pd.launch.chunk == 2) return launch(reg_tile_kernel<T, 2>);
-      if (pd.launch.chunk == 4) return launch(reg_tile_kernel<T, 4>);
+    if constexpr (sizeof(T) == 1) {  // the other block shapes: reg_tile_stack, reg_tile_lanes
+      if (pd.launch.lanes_high == 8) return launch(reg_tile_kernel<T, 8, 8>);
+      if (pd.launch.warps_high == 1) return launch(reg_tile_kernel<T, 1, 4>);
+      if (pd.launch.warps_high == 2) return launch(reg_tile_kernel<T, 2, 4>);
+      if (pd.launch.warps_high == 4) return launch(reg_tile_kernel<T, 4, 4>);
     }
-    return launch(reg_tile_kernel<T, 8>);
+    return launch(reg_tile_kernel<T, 8, 4>);
   });
 }
 

@@ -106,16 +106,20 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       constexpr std::int64_t kLargeBytes = std::int64_t{256} << 20;
       constexpr std::int64_t kByteMatrixElems = 128 * 1024;
       const std::int64_t short_side = std::min(m.rows, m.cols);
-      // 1-byte matrices of exactly 64 rows and long rows (NCHW -> NHWC with 64 channels): reg_tile
-      // with its warps side by side covers them with whole 64-row blocks (reg_tile_stack). H200
-      // 2026-11-30 (docs/performance.md, sixth session), % of copy, reg_tile / narrow / permute_packed:
-      // [64,64,128,128] perm 0,2,3,1 83.0 / 37.8 / 67.5; 64 x 10^7 94.5 / 37.2 / 76.0. Not below 64
-      // rows (the idle lane groups: 48 x 10^7 41.2 vs packed 70.4) nor for short matrices (256 x 384
-      // batches 65.6 vs packed 72.0); 128 rows already go to reg_tile below (89.9% at 128 x 2e6).
-      constexpr std::int64_t kRegTileRowsMinCols = 16384;
-      if (s == 1 && m.rows == 64 && m.cols >= kRegTileRowsMinCols)
-        c.push_back({"reg_tile", "1-byte matrices of 64 rows: 16 x 16-byte register transposes in whole 64-row "
-                                 "blocks (H200 NCHW -> NHWC [64,64,128,128]: 83.0% of copy vs narrow 37.8%)"});
+      // 1-byte matrices of exactly 64 rows or 64 columns, long the other way (NCHW <-> NHWC with 64
+      // channels): reg_tile with its warps side by side (reg_tile_stack) or with 8-row lane groups
+      // (reg_tile_lanes) covers them in whole blocks. H200 2026-11-30 (docs/performance.md, sixth
+      // session), % of copy, reg_tile / narrow / permute_packed: [64,64,128,128] perm 0,2,3,1 83.0-83.6
+      // / 37.4-37.8 / 67.2-67.5; 64 x 10^7 94.5-94.8 / 37.2-37.5 / 76.0-76.1; [64,128,128,64] perm
+      // 0,3,1,2 84.9 / 65.1 / 65.9; 10^7 x 64 86.7 / 67.9 / 75.0; 10^6 x 64 78.9 / 66.6 / 68.7; but
+      // 40000 x 64 (2.5 MB) 45.4 / 78.7 / 60.1. Not below 64 (idle lane groups: 48 x 10^7 41.2 vs
+      // packed 70.4) nor for short matrices (256 x 384 batches 65.6 vs packed 72.0); 128 rows already
+      // go to reg_tile below (89.9% at 128 x 2e6).
+      constexpr std::int64_t kRegTileMinBytes = 4 << 20, kRegTile64LongSide = 16384;
+      if (s == 1 && pd.prob.count() > kRegTileMinBytes &&
+          ((m.rows == 64 && m.cols >= kRegTile64LongSide) || (m.cols == 64 && m.rows >= kRegTile64LongSide)))
+        c.push_back({"reg_tile", "1-byte matrices of 64 rows or columns: 16 x 16-byte register transposes in whole "
+                                 "blocks (H200 NCHW <-> NHWC with 64 channels: 83-85% of copy vs narrow 37-65%)"});
       if (packs_full_vectors(pd)) {
         if (s == 1 && m.batch > 1 && (m.batch_rank > 1 || short_side < 64 || m.rows * m.cols < kByteMatrixElems))
           c.push_back({"permute_packed", "batch of small 1-byte matrices, 16-byte vectors both ways: packed boxes "
@@ -169,7 +173,6 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // reg_tile wins for 1-byte elements beyond the L2 (its 16 x 16 byte transpose in registers
       // avoids fast_tile's 32 byte-wide shared accesses per vector); at 1024^2 (1 MiB, L2-resident)
       // fast_tile ran at 102% of copy and reg_tile at 80.5%, at 4096^2 fast_tile 49.5%, reg_tile 78.9%.
-      constexpr std::int64_t kRegTileMinBytes = 4 << 20;
       if (pd.prob.elem_bytes == 1 && pd.prob.count() * pd.prob.elem_bytes > kRegTileMinBytes)
         c.push_back({"reg_tile", "1-byte 2-D transpose: 16x16-byte blocks transposed in registers (86.7% of copy "
                                  "at 16384^2 vs 66.6% for fast_tile, H200)"});

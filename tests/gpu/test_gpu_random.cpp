@@ -133,7 +133,8 @@ TEST(GpuRandom, PermuteRunsAnyAlignment) {
 
 // Random 2-D transposes whose leading dimensions, batch strides and pointer offsets are whole 16-byte
 // vectors (what reg_tile needs), with row counts that take every stacking of its warps
-// (reg_tile_stack: 1-byte matrices of up to 64, 128, 256 rows and more) and partial blocks.
+// (reg_tile_stack: 1-byte matrices of up to 64, 128, 256 rows and more), 64-column matrices
+// (reg_tile_lanes) and partial blocks.
 void aligned_transposes(const std::string& variant, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   const int sizes[] = {1, 1, 1, 2, 4, 8, 16};
@@ -144,6 +145,10 @@ void aligned_transposes(const std::string& variant, std::uint64_t seed) {
     const std::int64_t v = 16 / eb;
     auto whole = [&](std::int64_t n) { return (n + v - 1) / v * v; };
     xpose::transpose_desc d{.rows = pick(1, row_caps[c % 4]), .cols = pick(1, c % 5 == 0 ? 3000 : 600), .elem_bytes = eb};
+    if (c % 9 == 0) {  // 64 columns and many rows: the 1-byte kernel's tall lane layout (reg_tile_lanes)
+      d.cols = 64;
+      d.rows = pick(257, 3000);
+    }
     if (c % 2 == 0 || d.cols % v) d.ld_in = whole(d.cols) + (c % 2 == 0 ? v * pick(0, 3) : 0);
     if (c % 3 == 0 || d.rows % v) d.ld_out = whole(d.rows) + (c % 3 == 0 ? v * pick(0, 3) : 0);
     if (c % 5 == 1) {

@@ -181,10 +181,14 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({64, 64, 128, 128}, {3, 2, 1, 0}), 1), "permute_packed"},
       // the same for 2-byte elements stays with fast_tile (packed ran 71% vs 86%)
       {with(pdesc({64, 64, 128, 128}, {3, 2, 1, 0}), 2), "fast_tile"},
-      // 1-byte matrices of 64 rows and long rows (NCHW -> NHWC, 64 channels): reg_tile; 48 rows: packed
+      // 1-byte matrices of 64 rows or columns, long the other way (NCHW <-> NHWC, 64 channels):
+      // reg_tile; 48 rows and small matrices: permute_packed
       {with(pdesc({64, 64, 128, 128}, {0, 2, 3, 1}), 1), "reg_tile"},
       {with(pdesc({64, 10000000}, {1, 0}), 1), "reg_tile"},
       {with(pdesc({48, 10000000}, {1, 0}), 1), "permute_packed"},
+      {with(pdesc({64, 128, 128, 64}, {0, 3, 1, 2}), 1), "reg_tile"},
+      {with(pdesc({10000000, 64}, {1, 0}), 1), "reg_tile"},
+      {with(pdesc({40000, 64}, {1, 0}), 1), "permute_packed"},
       {with(pdesc({64, 64, 128, 128}, {0, 2, 3, 1}), 2), "permute_packed"},
       // large single matrices: f32 permute_packed, f64 fast_tile, i8 reg_tile, odd rows skew_tile
       // (c128 rows are whole vectors at any leading dimension: fast_tile)

@@ -9,9 +9,12 @@
 // 4- and 8-byte elements is free (register renaming) and of 1- and 2-byte elements costs PRMT
 // (byte-permute) ALU instructions, whose throughput is far above the load/store unit's.
 //
-// Warp layout: lane = (a, c) with a = lane / 8 (4 row-blocks) and c = lane % 8 (8 column-blocks), so
-//   loads:  for each of the V rows of a block, 8 lanes read 8 consecutive vectors (128 B) of 4 rows;
-//   stores: for each of the V output rows, 4 lanes write 4 consecutive vectors (64 B) of 8 rows.
+// Warp layout: lane = (a, c) with a = lane / LC (LA row-blocks) and c = lane % LC (LC = 32 / LA
+// column-blocks); LA = 4 but for 1-byte matrices of 64 columns (LA = 8), so
+//   loads:  for each of the V rows of a block, LC lanes read LC consecutive vectors (128 or 64 B) of
+//           LA rows;
+//   stores: for each of the V output rows, LA lanes write LA consecutive vectors (64 or 128 B) of LC
+//           rows.
 // Every 32-byte sector is read or written whole by one instruction. A thread does U blocks stacked
 // down the rows (U = 4 / V, at least 1) so that it has at least 4 independent loads in flight.
 //
@@ -33,14 +36,15 @@
 
 namespace xpose::detail::gpu {
 
-template <class T, int WY>
+template <class T, int WY, int LA>
 __global__ void __launch_bounds__(kRegTileThreads) reg_tile_kernel(const T* __restrict__ in, T* __restrict__ out,
                                                                    matrix_view m, std::int64_t nbx,
                                                                    std::int64_t nby, std::int64_t band_rows) {
-  using shape = reg_tile_shape<sizeof(T), WY>;
+  using shape = reg_tile_shape<sizeof(T), WY, LA>;
+  constexpr int LC = 32 / LA;
   constexpr int V = shape::kV, U = shape::kU;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const int a = lane / 8, c = lane % 8;
+  const int a = lane / LC, c = lane % LC;
   const int wy = warp % WY, wx = warp / WY;  // this warp's place in the block
   for (std::int64_t b = blockIdx.z; b < m.batch; b += gridDim.z) {
     std::int64_t in_off, out_off;
@@ -51,13 +55,13 @@ __global__ void __launch_bounds__(kRegTileThreads) reg_tile_kernel(const T* __re
       for (std::int64_t tx = blockIdx.x; tx < nbx; tx += gridDim.x) {
         std::int64_t bx, by;
         raster_tile(ty * nbx + tx, nbx, nby, band_rows, &bx, &by);
-        const std::int64_t c0 = bx * shape::kCols + (wx * 8 + c) * V;  // first input column of this thread's blocks
+        const std::int64_t c0 = bx * shape::kCols + (wx * LC + c) * V;  // first input column of this thread's blocks
         std::int64_t r0[U];
         bool full[U];
         vec16<T> r[U][V];
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-          r0[u] = by * shape::kRows + ((u * WY + wy) * 4 + a) * V;
+          r0[u] = by * shape::kRows + ((u * WY + wy) * LA + a) * V;
           full[u] = r0[u] + V <= m.rows && c0 + V <= m.cols;
 #pragma unroll
           for (int k = 0; k < V; ++k) {

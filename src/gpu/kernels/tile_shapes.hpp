@@ -30,26 +30,31 @@ inline constexpr int kRegTileBandRows = 64;
 // 1-byte kernel 158 registers, one block per SM, and 16384^2 i8 ran at 76.2% of copy (H200
 // 2026-11-30, binaries of 6bb80d0); as an argument it has 128, as in the measured 57c32da, and 124
 // before bands. Capping a constant-band build at 128 (two blocks per SM) spilled 24 bytes.)
-// The block's 8 warps are stacked WY high and 8 / WY wide (each warp covers 4 U V rows x 8 V cols):
-// WY = 8, the tall block of the measurements above, for matrices of more than 256 rows; 1-byte
-// matrices with fewer rows get the smallest WY whose block still covers them (reg_tile_stack), so
-// a 64 x 16384 matrix (NCHW -> NHWC with 64 channels) runs whole 64-row blocks instead of blocks
-// that are 7/8 empty.
-template <int S, int WY = 8> struct reg_tile_shape {
-  static_assert(WY == 1 || WY == 2 || WY == 4 || WY == 8);
+// The block's 8 warps are stacked WY high and 8 / WY wide; a warp's 32 lanes are LA rows of
+// 32 / LA lanes (LA = 4: 64 rows x 128 cols of bytes per warp; LA = 8: 128 rows x 64 cols). WY = 8,
+// LA = 4 is the block of the measurements above. 1-byte matrices of 256 rows or fewer get the
+// smallest WY whose block covers them (reg_tile_stack), so a 64 x 16384 matrix (NCHW -> NHWC with
+// 64 channels) runs whole 64-row blocks instead of blocks that are 7/8 empty; 1-byte matrices of
+// 64 columns get LA = 8 (reg_tile_lanes), so a warp spans the 64-byte rows whole and writes
+// 128-byte pieces of output rows (NHWC -> NCHW with 64 channels).
+template <int S, int WY = 8, int LA = 4> struct reg_tile_shape {
+  static_assert((WY == 1 || WY == 2 || WY == 4 || WY == 8) && (LA == 4 || LA == 8));
   static constexpr int kV = 16 / S;                // elements per vector = block edge
   static constexpr int kU = kV >= 4 ? 1 : 4 / kV;  // blocks per thread, down the rows
-  static constexpr int kWarpsHigh = WY, kWarpsWide = 8 / WY;
-  static constexpr int kRows = WY * 4 * kU * kV;   // rows per thread block (WY warps x 4 lanes)
-  static constexpr int kCols = kWarpsWide * 8 * kV;  // cols per thread block (8 / WY warps x 8 lanes)
+  static constexpr int kWarpsHigh = WY, kWarpsWide = 8 / WY, kLanesHigh = LA, kLanesWide = 32 / LA;
+  static constexpr int kRows = WY * LA * kU * kV;          // rows per thread block
+  static constexpr int kCols = kWarpsWide * kLanesWide * kV;  // cols per thread block
 };
 // The warps' stacking for `rows` rows of S-byte elements: see reg_tile_shape. (Only 1-byte elements
-// take short stacks; reg_tile is auto's kernel for them alone.)
+// take other shapes; reg_tile is auto's kernel for them alone.)
 constexpr int reg_tile_stack(int S, long long rows) {
   if (S != 1) return 8;
   for (int wy = 1; wy < 8; wy *= 2)
     if (rows <= wy * 4LL * 16) return wy;
   return 8;
+}
+constexpr int reg_tile_lanes(int S, long long rows, long long cols) {
+  return S == 1 && cols == 64 && rows > 256 ? 8 : 4;
 }
 
 
