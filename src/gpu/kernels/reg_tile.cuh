@@ -23,11 +23,11 @@
 // dimensions (and batch strides) that are multiples of V (planner + execute check).
 //
 // Launch: block (256) = 8 warps, WY stacked down the rows and 8 / WY across (WY = 8 but for 1-byte
-// matrices of 256 rows or fewer: reg_tile_stack in tile_shapes.hpp); a block covers (WY * 4 * U * V)
-// rows x (8 / WY * 8 * V) cols; grid (ceil(cols / block cols), ceil(rows / block rows), batch),
-// capped and looped. Block (x, y) moves
-// the tile raster_tile assigns to its number y * nbx + x: bands of band_rows (kRegTileBandRows) tile
-// rows, walked column by column (tile_shapes.hpp has the measurements).
+// matrices of 256 rows or fewer: reg_tile_stack in tile_shapes.hpp); a block covers (WY * LA * U * V)
+// rows x (8 / WY * LC * V) cols; grid (ceil(cols / block cols), ceil(rows / block rows), batch),
+// capped and looped. Block (x, y) moves the tile raster_tile assigns to its number y * nbx + x:
+// bands of band_rows (kRegTileBandRows) tile rows, walked column by column (tile_shapes.hpp has the
+// measurements).
 #pragma once
 
 #include "gpu/common.cuh"

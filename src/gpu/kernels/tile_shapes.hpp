@@ -30,6 +30,7 @@ inline constexpr int kRegTileBandRows = 64;
 // 1-byte kernel 158 registers, one block per SM, and 16384^2 i8 ran at 76.2% of copy (H200
 // 2026-11-30, binaries of 6bb80d0); as an argument it has 128, as in the measured 57c32da, and 124
 // before bands. Capping a constant-band build at 128 (two blocks per SM) spilled 24 bytes.)
+//
 // The block's 8 warps are stacked WY high and 8 / WY wide; a warp's 32 lanes are LA rows of
 // 32 / LA lanes (LA = 4: 64 rows x 128 cols of bytes per warp; LA = 8: 128 rows x 64 cols). WY = 8,
 // LA = 4 is the block of the measurements above. 1-byte matrices of 256 rows or fewer get the
