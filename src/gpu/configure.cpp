@@ -5,6 +5,7 @@
 #include "gpu/geometry.hpp"
 #include "gpu/kernels/tile_shapes.hpp"
 #include "gpu/packed_tile.hpp"
+#include "gpu/rows_copy.hpp"
 #include "gpu/runs_tile.hpp"
 #include "gpu/variants.hpp"
 #include "plan/validate.hpp"
@@ -237,27 +238,10 @@ status configure_narrow(plan_data& pd, std::string* why) {
   return status::kSuccess;
 }
 
-// When the last dim is contiguous on both sides (a row copy), permute_general moves words wider
-// than the element: the largest of 16, 8, 4, 2 bytes that divides the row's bytes and every stride
-// in bytes. [B,H,N,D] -> [B,N,H,D] with D = 128 floats then moves 16-byte words, 4x fewer threads
-// and index decompositions. The widest word is kept in launch.chunk (bytes); the launch narrows it
-// to what the pointers' alignment allows.
-static int row_word_bytes(const problem& p) {
-  const int s = p.elem_bytes;
-  if (p.rank == 0 || p.dims[p.rank - 1].in_stride != 1 || p.dims[p.rank - 1].out_stride != 1) return s;
-  for (int w = 16; w > s; w /= 2) {
-    bool ok = (p.dims[p.rank - 1].extent * s) % w == 0;
-    for (int k = 0; k + 1 < p.rank && ok; ++k)
-      ok = (p.dims[k].in_stride * s) % w == 0 && (p.dims[k].out_stride * s) % w == 0;
-    if (ok) return w;
-  }
-  return s;
-}
-
 status configure_permute_general(plan_data& pd, std::string*) {
   pd.launch = {};
   pd.launch.block_x = 256;
-  pd.launch.chunk = row_word_bytes(pd.prob);
+  pd.launch.chunk = rows_word_bytes(pd.prob);
   const std::int64_t blocks = ceil_div(pd.prob.count() * pd.prob.elem_bytes / pd.launch.chunk, 256);
   const std::int64_t cap = 32LL * pd.device.sm_count;  // a full wave of 8 blocks x 4 per SM, looped
   pd.launch.grid_x = blocks < cap ? blocks : cap;
@@ -270,7 +254,7 @@ status configure_permute_packed(plan_data& pd, std::string* why) {
   // A row copy moves whole rows: widen the element to the largest word that divides the row and
   // every stride (as permute_general does), so its boxes hold 16-byte words where possible.
   problem pr = pd.prob;
-  const int w = row_word_bytes(pr);
+  const int w = rows_word_bytes(pr);
   if (w != pr.elem_bytes) {
     const int f = w / pr.elem_bytes;
     for (int k = 0; k < pr.rank; ++k) pr.dims[k].in_stride /= f, pr.dims[k].out_stride /= f;
@@ -322,6 +306,22 @@ status configure_permute_runs(plan_data& pd, std::string* why) {
                                "shared rows of {} B",
                                p->A, p->B, p->A * s, p->na, p->na > 1 ? "s" : "", p->B * s, p->nb,
                                p->nb > 1 ? "s" : "", p->row_bytes);
+  pd.kernel_params = std::move(p);
+  return status::kSuccess;
+}
+
+status configure_permute_rows(plan_data& pd, std::string* why) {
+  if (pd.cls == problem_class::kCopy)
+    return fail(status::kVariantNotApplicable, why, "permute_rows does not run plain copies (use copy)");
+  auto p = std::make_shared<rows_params>();
+  const char* reason = "";
+  if (!rows_plan(pd.prob, p.get(), &reason)) return fail(status::kVariantNotApplicable, why, reason);
+  pd.launch = {};
+  pd.launch.block_x = kRowsThreads;
+  pd.launch.grid_x = ceil_div(rows_chunks(*p, 0), std::int64_t{kRowsThreads} * kRowsSteps);
+  pd.launch.chunk = pd.prob.elem_bytes;
+  pd.launch_note = fmt::format("{} rows of {} B; 16-byte output chunks of up to {} row pieces", p->rows,
+                               p->row_bytes, p->max_pieces);
   pd.kernel_params = std::move(p);
   return status::kSuccess;
 }

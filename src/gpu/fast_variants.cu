@@ -4,6 +4,7 @@
 #include "gpu/kernels/narrow.cuh"
 #include "gpu/kernels/permute_general.cuh"
 #include "gpu/kernels/permute_packed.cuh"
+#include "gpu/kernels/permute_rows.cuh"
 #include "gpu/kernels/permute_runs.cuh"
 #include "gpu/kernels/reg_tile.cuh"
 #include "gpu/kernels/skew_tile.cuh"
@@ -155,6 +156,25 @@ status run_permute_runs(const plan_data& pd, const void* in, void* out, CUstream
     XPOSE_CUDA_TRY(cudaGetLastError(), why);
     return status::kSuccess;
   });
+}
+
+status run_permute_rows(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  const auto* p = static_cast<const rows_params*>(pd.kernel_params.get());
+  if (!p) return status::kVariantNotApplicable;  // configure_permute_rows fills it
+  auto launch = [&](auto kernel) -> status {
+    const int out_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) & 15);
+    const std::int64_t blocks = ceil_div(rows_chunks(*p, out_mis), std::int64_t{kRowsThreads} * kRowsSteps);
+    kernel<<<static_cast<unsigned>(blocks), kRowsThreads, 0, s>>>(static_cast<const unsigned char*>(in),
+                                                                 static_cast<unsigned char*>(out), *p);
+    XPOSE_CUDA_TRY(cudaGetLastError(), why);
+    return status::kSuccess;
+  };
+  // The piece loop's bound: rows of 15 bytes and more touch at most 2 rows per chunk.
+  if (p->max_pieces <= 2) return launch(permute_rows_kernel<2>);
+  if (p->max_pieces <= 3) return launch(permute_rows_kernel<3>);
+  if (p->max_pieces <= 5) return launch(permute_rows_kernel<5>);
+  if (p->max_pieces <= 9) return launch(permute_rows_kernel<9>);
+  return launch(permute_rows_kernel<16>);
 }
 
 status run_permute_general(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {

@@ -28,6 +28,7 @@ XPOSE_GPU_VARIANT(skew_tile)
 XPOSE_GPU_VARIANT(permute_general)
 XPOSE_GPU_VARIANT(permute_packed)
 XPOSE_GPU_VARIANT(permute_runs)
+XPOSE_GPU_VARIANT(permute_rows)
 #undef XPOSE_GPU_VARIANT
 
 // The current device's properties; kNoDevice when there is none or the driver is unusable.

@@ -7,6 +7,7 @@
 
 #include "dispatch/registry.hpp"
 #include "gpu/packed_tile.hpp"  // plain C++: the two box planners the rule below compares
+#include "gpu/rows_copy.hpp"
 #include "gpu/runs_tile.hpp"
 #include "plan/validate.hpp"
 #ifdef XPOSE_HAS_CUDA
@@ -75,6 +76,36 @@ bool runs_beat_packed(const plan_data& pd) {
   if (!gpu::packed_plan(pd.prob, true, &packed, &reason) || !gpu::runs_plan(pd.prob, &runs, &reason)) return false;
   return packed.vin == 1 && std::min(packed.run_in, packed.run_out) * s < kPackedLongRunBytes &&
          std::min(runs.A, runs.B) * s >= kMinRunBytes;
+}
+
+// permute_rows for row copies (the fastest dim shared) of long rows, of whole 16-byte rows from
+// 128 bytes, and of rows that the other kernels can only move in 1- or 2-byte words (an odd row
+// length or stride) from 20 bytes. H200 2026-11-30 (docs/performance.md "permute_rows"), % of
+// copy, permute_rows vs what auto ran before (permute_packed or permute_general):
+//   [N,64,W] perm 1,0,2 i8 (256 MiB), W = 128 / 256 / 1024 / 4096: 88.8 / 94.1 / 93.9 / 94.2 vs
+//   general 87.4 / 92.1 / 93.4 / 92.7; W = 129 / 257 / 1025 / 4097: 50.2 / 49.2 / 78.8 / 90.6 vs
+//   12.4-15.0 (both kernels move bytes there); W = 17 / 33 / 65: 34.3 / 49.4 / 50.0 vs 10.6-25.4.
+//   suite i8 [596,7,19,23,21,7] perm 1,0,2,3,4,5 (64,239 B rows) 92.4 vs 12.5, [2404,53,54,39]
+//   perm 1,0,2,3 (2,106 B) 88.7 vs 24.6, [91896,127,23] perm 1,0,2 (23 B) 49.1 vs 12.3, f16
+//   [45948,127,23] 49.8 vs 22.8, f32 [601,53,54,39] (8,424 B) 91.7 vs 76.9.
+// Not taken: short rows (i8 5 / 8 / 16 B: 7.9 / 49.4 / 29.7 vs packed 8.1 / 85.9 / 77.6) and rows
+// of 4- or 8-byte words below 2 KiB, where packed's boxes often move wider vectors (f32 [10168,5,
+// 24,11,5] perm 1,2,0,3,4, 220 B: 50.9 vs 90.1; [22974,127,23] 51.0 vs 57.5; but [1393,15,13,13,
+// 19] perm 3,0,1,2,4, 76 B: 53.9 vs 34.6, left to packed); f16 [20336,5,24,11,5] (110 B, 2-byte
+// words) lost too, 50.2 vs 59.3.
+constexpr const char* kRowsReason =
+    "row copy of long, whole-vector or odd rows: aligned 16-byte vectors both ways, rows realigned in registers "
+    "(H200 i8 rows of 2-64 KiB: 89-92% of copy vs 12-25%)";
+
+bool rows_beat_boxes(const plan_data& pd) {
+  constexpr std::int64_t kLongRowBytes = 2048, kWholeVectorRowBytes = 128, kNarrowWordRowBytes = 20;
+  if (pd.cls != problem_class::kRowCopy) return false;
+  gpu::rows_params rows;
+  const char* reason = "";
+  if (!gpu::rows_plan(pd.prob, &rows, &reason)) return false;
+  const std::int64_t w = rows.row_bytes;
+  const int word = gpu::rows_word_bytes(pd.prob);
+  return w >= kLongRowBytes || (word == 16 && w >= kWholeVectorRowBytes) || (word <= 2 && w >= kNarrowWordRowBytes);
 }
 
 std::vector<candidate> auto_candidates(const plan_data& pd) {
@@ -213,6 +244,7 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
                               "beyond permute_packed's 32-bit tile offsets"}};
       if (long_rows) std::swap(c[0], c[1]);
       if (runs_beat_packed(pd)) c.insert(c.begin(), {"permute_runs", kRunsReason});
+      if (rows_beat_boxes(pd)) c.insert(c.begin(), {"permute_rows", kRowsReason});
       return c;
     }
   }

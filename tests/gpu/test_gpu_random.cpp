@@ -240,6 +240,55 @@ TEST(GpuRandom, PackedVectorPaths) {
       }
 }
 
+// Random row copies (the fastest dim stays the fastest): rows of 1 B to 8 KiB, every element size,
+// padded input strides, pointers offset by any number of elements below 16 bytes, through
+// permute_rows (which realigns every row) and auto.
+void random_row_copies(const std::string& variant, int cases, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const int sizes[] = {1, 2, 4, 8, 16};
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  int ran = 0;
+  for (int c = 0; c < 4 * cases && ran < cases; ++c) {
+    const int eb = sizes[c % 5], rank = static_cast<int>(pick(2, 6));
+    xpose::permute_desc d;
+    d.elem_bytes = eb;
+    std::int64_t budget = 200000 / eb;
+    const std::int64_t row_caps[] = {7, 40, 300, 8192};
+    for (int k = 0; k < rank; ++k) {
+      const std::int64_t want = k == rank - 1 ? pick(1, std::max<std::int64_t>(1, row_caps[c % 4] / eb)) : pick(2, 12);
+      const std::int64_t e = std::max<std::int64_t>(1, std::min(want, budget));
+      d.extents.push_back(e);
+      budget = std::max<std::int64_t>(1, budget / e);
+    }
+    d.perm.resize(rank);
+    for (int k = 0; k < rank; ++k) d.perm[k] = k;
+    std::shuffle(d.perm.begin(), d.perm.end() - 1, rng);
+    if (c % 3 == 0) {
+      d.in_strides.resize(rank);
+      std::int64_t st = 1;
+      for (int k = rank - 1; k >= 0; --k) {
+        d.in_strides[k] = st;
+        st *= d.extents[k] + pick(0, 3);
+      }
+    }
+    const auto pr = xpose::detail::normalize(xpose::detail::to_problem(d));
+    if (xpose::detail::classify(pr) != xpose::detail::problem_class::kRowCopy) continue;
+    ++ran;
+    const std::int64_t in_off = pick(0, std::max(0, 16 / eb - 1)), out_off = pick(0, std::max(0, 16 / eb - 1));
+    const std::string err = run_case(d, eb, in_off, out_off, 9000 + c, variant);
+    ASSERT_EQ(err, "") << variant << " case " << c << " extents " << fmt::format("{}", fmt::join(d.extents, ","))
+                       << " perm " << fmt::format("{}", fmt::join(d.perm, ",")) << " elem " << eb << " offsets "
+                       << in_off << "/" << out_off;
+  }
+  EXPECT_EQ(ran, cases);
+}
+
+TEST(GpuRandom, RowCopies) {
+  XPOSE_REQUIRE_GPU();
+  random_row_copies("permute_rows", 300, 20261204);
+  random_row_copies("auto", 150, 20261205);
+}
+
 // The permutation kernels by name, each on its own cases (auto picks among them).
 TEST(GpuRandom, PermutationsPerVariant) {
   XPOSE_REQUIRE_GPU();

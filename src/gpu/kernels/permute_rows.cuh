@@ -1,0 +1,105 @@
+// permute_rows: a row copy (the fastest dim contiguous on both sides, the output dense) as aligned
+// 16-byte vectors on both sides for any row length, strides and pointer alignment
+// (gpu/rows_copy.hpp).
+//
+// Per item j, the j-th aligned 16-byte chunk of the output:
+//   1. rows_pieces splits it into row pieces (the row of its first byte by a multiply-shift
+//      division, the row's input offset by one per row dim);
+//   2. per piece: load the aligned input chunk holding the byte chunk byte 0 would come from and
+//      the next one (one when they coincide), shift the 32 bytes down by that byte's misalignment
+//      (funnel_down) and keep the piece's bytes (keep_bytes);
+//   3. store the 16 bytes as one vector, or byte by byte at the output's first and last chunk.
+// The piece loop is unrolled to P pieces (a template: 2 for rows of 15 bytes and more), so the
+// loads of all pieces are in flight together. One chunk per thread and loop step: four items per
+// thread with their loads issued first ran 68.9% of copy on 128-byte rows where two ran 75.0
+// (H200 2026-11-30, more registers, fewer threads); the occupancy is the lever.
+//
+// Launch geometry: block kRowsThreads; grid min(chunks / kRowsThreads, the blocks resident at
+// once), grid-stride loop. No shared memory.
+#pragma once
+
+#include <cstdint>
+
+#include "gpu/common.cuh"
+#include "gpu/rows_copy.hpp"
+
+namespace xpose::detail::gpu {
+
+// The aligned 16 bytes at in + off (off may be negative: in itself need not be aligned); byte by
+// byte (only the bytes at offsets 0 .. span - 1, the rest 0) when the chunk is not wholly inside.
+__device__ __forceinline__ uint4 rows_load_chunk(const unsigned char* __restrict__ in, std::int32_t off,
+                                                 std::int32_t span) {
+  if (off >= 0 && off + 16 <= span) return __ldg(reinterpret_cast<const uint4*>(in + off));
+  std::uint32_t w[4] = {0, 0, 0, 0};
+#pragma unroll
+  for (int j = 0; j < 16; ++j)
+    if (off + j >= 0 && off + j < span) w[j >> 2] |= static_cast<std::uint32_t>(in[off + j]) << (8 * (j & 3));
+  return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+// Bytes m .. m + 15 of the 32 bytes lo:hi (little-endian, lo first), 0 <= m < 16.
+__device__ __forceinline__ uint4 funnel_down(const uint4& lo, const uint4& hi, int m) {
+  const std::uint32_t t[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+  const int q = m >> 2, sh = 8 * (m & 3);
+  std::uint32_t b[5];
+#pragma unroll
+  for (int j = 0; j < 5; ++j) b[j] = q == 0 ? t[j] : q == 1 ? t[j + 1] : q == 2 ? t[j + 2] : t[j + 3];
+  return make_uint4(__funnelshift_r(b[0], b[1], sh), __funnelshift_r(b[1], b[2], sh), __funnelshift_r(b[2], b[3], sh),
+                    __funnelshift_r(b[3], b[4], sh));
+}
+
+// Mask of the bytes of word i (bytes 4i .. 4i + 3 of a chunk) that lie in [b, e).
+__device__ __forceinline__ std::uint32_t rows_byte_mask(int i, int b, int e) {
+  const int lo = min(max(b - 4 * i, 0), 4), hi = min(max(e - 4 * i, 0), 4);
+  const std::uint32_t below_hi = hi >= 4 ? 0xffffffffu : (1u << (8 * hi)) - 1u;
+  const std::uint32_t below_lo = lo >= 4 ? 0xffffffffu : (1u << (8 * lo)) - 1u;
+  return below_hi & ~below_lo;
+}
+
+// v's bytes b .. e - 1 replaced by w's.
+__device__ __forceinline__ void keep_bytes(uint4& v, const uint4& w, int b, int e) {
+  std::uint32_t* vv = &v.x;
+  const std::uint32_t* ww = &w.x;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const std::uint32_t m = rows_byte_mask(i, b, e);
+    vv[i] = (vv[i] & ~m) | (ww[i] & m);
+  }
+}
+
+template <int P>
+__global__ void __launch_bounds__(kRowsThreads)
+    permute_rows_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, rows_params p) {
+  const int in_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(in) & 15);
+  const int out_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) & 15);
+  const auto chunks = static_cast<std::uint32_t>(rows_chunks(p, out_mis));
+  unsigned char* const out_aligned = out - out_mis;
+  const std::uint32_t warp = blockIdx.x * (kRowsThreads / 32) + threadIdx.x / 32;
+  const std::uint32_t j0 = warp * 32 * kRowsSteps + threadIdx.x % 32;
+  rows_cursor cur;
+  for (int k = 0; k < kRowsSteps; ++k) {
+    const std::uint32_t j = j0 + 32 * k;
+    if (j >= chunks) break;
+    uint4 v = make_uint4(0, 0, 0, 0);
+    rows_pieces<P>(p, j, out_mis, &cur, [&](int b, int n, std::int32_t s) {
+      const int m = (in_mis + s) & 15;  // where chunk byte 0 would come from, mod 16
+      const std::int32_t a = s - m;     // its aligned chunk, from in
+      const uint4 lo = rows_load_chunk(in, a, p.in_span_bytes);
+      const uint4 w = m ? funnel_down(lo, rows_load_chunk(in, a + 16, p.in_span_bytes), m) : lo;
+      if (n == 16) v = w;
+      else keep_bytes(v, w, b, b + n);
+    });
+    const std::int32_t pos0 = 16 * static_cast<std::int32_t>(j) - out_mis;
+    unsigned char* dst = out_aligned + 16 * j;
+    if (pos0 >= 0 && pos0 + 16 <= p.total_bytes) {
+      *reinterpret_cast<uint4*>(dst) = v;
+    } else {
+      const std::uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+      for (int i = 0; i < 16; ++i)
+        if (pos0 + i >= 0 && pos0 + i < p.total_bytes) dst[i] = static_cast<unsigned char>(w[i >> 2] >> (8 * (i & 3)));
+    }
+  }
+}
+
+}  // namespace xpose::detail::gpu
