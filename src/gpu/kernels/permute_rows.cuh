@@ -3,19 +3,28 @@
 // (gpu/rows_copy.hpp).
 //
 // Per item j, the j-th aligned 16-byte chunk of the output:
-//   1. rows_pieces splits it into row pieces (the row of its first byte by a multiply-shift
-//      division, the row's input offset by one per row dim);
+//   1. rows_pieces splits it into row pieces: the row of its first byte by a multiply-shift
+//      division, the row's input offset from the thread's cursor (rows_cursor: no division while
+//      the thread stays in a row, one add for the next row, a division per row dim otherwise);
 //   2. per piece: load the aligned input chunk holding the byte chunk byte 0 would come from and
 //      the next one (one when they coincide), shift the 32 bytes down by that byte's misalignment
 //      (funnel_down) and keep the piece's bytes (keep_bytes);
 //   3. store the 16 bytes as one vector, or byte by byte at the output's first and last chunk.
-// The piece loop is unrolled to P pieces (a template: 2 for rows of 15 bytes and more), so the
-// loads of all pieces are in flight together. One chunk per thread and loop step: four items per
-// thread with their loads issued first ran 68.9% of copy on 128-byte rows where two ran 75.0
-// (H200 2026-11-30, more registers, fewer threads); the occupancy is the lever.
+// The piece loop is unrolled to P pieces (a template: 2 for rows of 15 bytes and more). The kernel
+// looks issue-bound (not profiled; every change that removed instructions helped), so the choices
+// below are about instructions (H200 2026-11-30, i8, % of copy,
+// aligned rows of 256 B / odd rows of 257 B, docs/performance.md "permute_rows"):
+//   - warps over 8 steps of 32 consecutive chunks, the cursor kept across steps: 88.2 / 45.1,
+//     where a grid-stride loop (a thread's chunks 4 MB apart, every chunk a division chain) ran
+//     69.2 / 38.9;
+//   - 32-bit offsets (rows_plan bounds the spans below 2^31) and loads through the kernel's own
+//     pointer (LDG.E.128.CONSTANT; through an integer address nvcc emitted generic LD.E.128):
+//     94.1 / 49.2;
+//   - no register cap: __launch_bounds__(256, 8) spilled (40-64 bytes of stack) and ran 78.4 /
+//     41.3 (measured before the 32-bit offsets, against 88.2 / 45.1).
 //
-// Launch geometry: block kRowsThreads; grid min(chunks / kRowsThreads, the blocks resident at
-// once), grid-stride loop. No shared memory.
+// Launch geometry: block kRowsThreads; grid ceil(chunks / (kRowsThreads * kRowsSteps)), each warp
+// 32 * kRowsSteps consecutive chunks. No shared memory.
 #pragma once
 
 #include <cstdint>
