@@ -5,7 +5,7 @@
 // Why a kernel of its own: the other kernels move elements, or words as wide as the row's bytes
 // and every stride allow, so a row whose length or strides are odd moves byte by byte. H200
 // 2026-11-30, i8, % of copy: [596,7,19,23,21,7] perm 1,0,2,3,4,5 (rows of 64,239 B, permute_general
-// with 1-byte words) 12.5; [N,64,W] perm 1,0,2 with W = 257 / 513 / 1025: 12.4-15.3 where W = 256 /
+// with 1-byte words) 12.5; [N,64,W] perm 1,0,2 with W = 257 / 513 / 1025: 2.5-15.3 where W = 256 /
 // 512 / 1024 ran 86-94.
 //
 // The output of a row copy is dense: row after row, in output order, one stream of bytes. The

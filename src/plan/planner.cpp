@@ -84,9 +84,9 @@ bool runs_beat_packed(const plan_data& pd) {
 // copy, permute_rows vs what auto ran before (permute_packed or permute_general):
 //   [N,64,W] perm 1,0,2 i8 (256 MiB), W = 128 / 256 / 1024 / 4096: 88.8 / 94.1 / 93.9 / 94.2 vs
 //   general 87.4 / 92.1 / 93.4 / 92.7; W = 129 / 257 / 1025 / 4097: 50.2 / 49.2 / 78.8 / 90.6 vs
-//   12.4-15.0 (both kernels move bytes there); W = 17 / 33 / 65: 34.3 / 49.4 / 50.0 vs 10.6-25.4.
+//   5.8-15.3 (both kernels move bytes there); W = 17 / 33 / 65: 34.3 / 49.4 / 50.0 vs 10.6-25.4.
 //   suite i8 [596,7,19,23,21,7] perm 1,0,2,3,4,5 (64,239 B rows) 92.4 vs 12.5, [2404,53,54,39]
-//   perm 1,0,2,3 (2,106 B) 88.7 vs 24.6, [91896,127,23] perm 1,0,2 (23 B) 49.1 vs 12.3, f16
+//   perm 1,0,2,3 (2,106 B) 88.7 vs 24.6, [91896,127,23] perm 1,0,2 (23 B) 49.1 vs 6.4-12.3, f16
 //   [45948,127,23] 49.8 vs 22.8, f32 [601,53,54,39] (8,424 B) 91.7 vs 76.9.
 // Not taken: short rows (i8 5 / 8 / 16 B: 7.9 / 49.4 / 29.7 vs packed 8.1 / 85.9 / 77.6) and rows
 // of 4- or 8-byte words below 2 KiB, where packed's boxes often move wider vectors (f32 [10168,5,
