@@ -63,6 +63,21 @@ class GpuPlanner : public testing::Test {
   static status plan_p(const permute_desc& d, const plan_options& o, plan_data* pd, std::string* why) {
     return xpose::detail::plan_problem(xpose::detail::to_problem(d), std::nullopt, o, test_device(), pd, why);
   }
+  // auto's choice for each permutation of `cases` (extents, perm, element size, the variant).
+  struct auto_case {
+    std::vector<i64> ext;
+    std::vector<int> perm;
+    int elem;
+    const char* want;
+  };
+  static void expect_auto_picks(const std::vector<auto_case>& cases) {
+    for (const auto& k : cases) {
+      plan_data pd;
+      std::string why;
+      ASSERT_EQ(plan_p(pdesc(k.ext, k.perm, k.elem), gpu(), &pd, &why), status::kSuccess) << why;
+      EXPECT_STREQ(pd.variant->name, k.want) << pd.prob.describe() << " elem " << k.elem;
+    }
+  }
   static void expect_grid(const plan_data& pd, i64 gx, i64 gy, i64 gz) {
     EXPECT_EQ(pd.launch.grid_x, gx);
     EXPECT_EQ(pd.launch.grid_y, gy);
@@ -241,13 +256,7 @@ TEST_F(GpuPlanner, LargeF32MisalignedPointersFallBackToSkewTile) {
 // permute_runs takes the suite's odd random permutations from permute_packed where packed gets no
 // input vectors and short runs (planner.cpp, runs_beat_packed), and nothing else.
 TEST_F(GpuPlanner, OddFastestDimsGoToPermuteRuns) {
-  struct c {
-    std::vector<std::int64_t> ext;
-    std::vector<int> perm;
-    int elem;
-    const char* want;
-  };
-  const c cases[] = {
+  expect_auto_picks({
       {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 4, "permute_runs"},  // fastest dims 5 and 7
       {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 1, "permute_runs"},
       {{817, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 8, "permute_runs"},
@@ -255,42 +264,24 @@ TEST_F(GpuPlanner, OddFastestDimsGoToPermuteRuns) {
       {{13, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}, 4, "permute_packed"},    // output runs of 9
       {{683, 11, 25, 21, 17}, {4, 0, 1, 2, 3}, 8, "permute_packed"},               // packed's runs are long
       {{64, 64, 128, 128}, {0, 2, 3, 1}, 4, "permute_packed"},                      // vectors both ways
-  };
-  for (const auto& k : cases) {
-    plan_data pd;
-    std::string why;
-    ASSERT_EQ(plan_p(pdesc(k.ext, k.perm, k.elem), gpu(), &pd, &why), status::kSuccess) << why;
-    EXPECT_STREQ(pd.variant->name, k.want) << pd.prob.describe() << " elem " << k.elem;
-  }
+  });
 }
 
 // permute_rows takes row copies of long rows, of whole 16-byte rows from 128 bytes and of rows only
 // 1- or 2-byte words fit from 20 bytes (planner.cpp, rows_beat_boxes); short rows and rows of 4- or
 // 8-byte words below 2 KiB stay with the box kernels.
 TEST_F(GpuPlanner, RowCopiesGoToPermuteRowsWhereItWon) {
-  struct c {
-    std::vector<std::int64_t> ext;
-    std::vector<int> perm;
-    int elem;
-    const char* want;
-  };
-  const c cases[] = {
-      {{596, 7, 19, 23, 21, 7}, {1, 0, 2, 3, 4, 5}, 1, "permute_rows"},  // rows of 64,239 B
-      {{2404, 53, 54, 39}, {1, 0, 2, 3}, 4, "permute_rows"},             // 8,424 B
-      {{16, 32, 1024, 128}, {0, 2, 1, 3}, 4, "permute_rows"},            // 512 B, whole vectors
-      {{91896, 127, 23}, {1, 0, 2}, 1, "permute_rows"},                  // 23 B of bytes
-      {{1712, 18, 58, 150}, {2, 0, 1, 3}, 1, "permute_rows"},            // 150 B of 2-byte words
-      {{1851276, 29, 5}, {1, 0, 2}, 1, "permute_packed"},                // 5 B: too short
+  expect_auto_picks({
+      {{596, 7, 19, 23, 21, 7}, {1, 0, 2, 3, 4, 5}, 1, "permute_rows"},     // rows of 64,239 B
+      {{2404, 53, 54, 39}, {1, 0, 2, 3}, 4, "permute_rows"},                // 8,424 B
+      {{16, 32, 1024, 128}, {0, 2, 1, 3}, 4, "permute_rows"},               // 512 B, whole vectors
+      {{91896, 127, 23}, {1, 0, 2}, 1, "permute_rows"},                     // 23 B of bytes
+      {{1712, 18, 58, 150}, {2, 0, 1, 3}, 1, "permute_rows"},               // 150 B of 2-byte words
+      {{1851276, 29, 5}, {1, 0, 2}, 1, "permute_packed"},                   // 5 B: too short
       {{224, 23, 21, 7, 22, 16}, {4, 0, 2, 1, 3, 5}, 1, "permute_packed"},  // 16 B: one vector
-      {{10168, 5, 24, 11, 5}, {1, 2, 0, 3, 4}, 4, "permute_packed"},     // 220 B of 4-byte words
-      {{64, 32, 1024, 16}, {0, 2, 1, 3}, 4, "permute_packed"},           // 64 B, whole vectors
-  };
-  for (const auto& k : cases) {
-    plan_data pd;
-    std::string why;
-    ASSERT_EQ(plan_p(pdesc(k.ext, k.perm, k.elem), gpu(), &pd, &why), status::kSuccess) << why;
-    EXPECT_STREQ(pd.variant->name, k.want) << pd.prob.describe() << " elem " << k.elem;
-  }
+      {{10168, 5, 24, 11, 5}, {1, 2, 0, 3, 4}, 4, "permute_packed"},        // 220 B of 4-byte words
+      {{64, 32, 1024, 16}, {0, 2, 1, 3}, 4, "permute_packed"},              // 64 B, whole vectors
+  });
 }
 
 TEST_F(GpuPlanner, AutoOnACopyPicksCopy) {
