@@ -33,6 +33,7 @@ constexpr auto kVariants = std::to_array<variant_info>({
     XPOSE_GPU(narrow, true, 0, 0, "short side (<= 64) kept whole, long side chunked, dense side moved linearly")
     XPOSE_GPU(permute_packed, false, 0, 0, "any permutation: boxes over several dims, runs of ~sqrt(volume) both ways")
     XPOSE_GPU(permute_runs, false, 0, 0, "any permutation: A x B transposes of input and output runs, aligned 16-byte chunks both ways")
+    XPOSE_GPU(permute_box, false, 0, 0, "any permutation: boxes with long runs on both sides, rows realigned into shared memory, 16-byte chunks both ways")
     XPOSE_GPU(permute_rows, false, 0, 0, "row copies (fastest dim contiguous both ways): aligned 16-byte chunks both ways, rows realigned in registers")
     XPOSE_GPU(permute_general, false, 0, 0, "any permutation, one element (or 16-byte word of a long row) per thread")
     XPOSE_GPU(copy, false, 0, 0, "cudaMemcpyAsync, for problems that are a plain copy")

@@ -2,6 +2,7 @@
 // the block the caller asked for (or the variant's default) and fills the grid.
 #include <fmt/format.h>
 
+#include "gpu/box_tile.hpp"
 #include "gpu/geometry.hpp"
 #include "gpu/kernels/tile_shapes.hpp"
 #include "gpu/packed_tile.hpp"
@@ -306,6 +307,31 @@ status configure_permute_runs(plan_data& pd, std::string* why) {
                                "shared rows of {} B",
                                p->A, p->B, p->A * s, p->na, p->na > 1 ? "s" : "", p->B * s, p->nb,
                                p->nb > 1 ? "s" : "", p->row_bytes);
+  pd.kernel_params = std::move(p);
+  return status::kSuccess;
+}
+
+status configure_permute_box(plan_data& pd, std::string* why) {
+  if (pd.cls == problem_class::kCopy)
+    return fail(status::kVariantNotApplicable, why, "permute_box does not run plain copies (use copy)");
+  auto p = std::make_shared<box_params>();
+  const char* reason = "";
+  if (!box_plan(pd.prob, p.get(), &reason)) return fail(status::kVariantNotApplicable, why, reason);
+  pd.launch = {};
+  pd.launch.block_x = kBoxThreads;
+  pd.launch.grid_x = p->tiles;  // capped at launch to the blocks resident at once
+  pd.launch.smem_bytes = p->smem_bytes;
+  pd.launch.chunk = pd.prob.elem_bytes;
+  const int s = pd.prob.elem_bytes;
+  std::string box;
+  for (int i = 0; i < p->n_box; ++i) box += fmt::format("{}{}", i ? "x" : "", p->t[p->in_order[i]]);
+  pd.launch_note = fmt::format("box {} ({} B): {} input runs of {} B over {} dim{}, {} output runs of {} B over {} dim{}; "
+                               "shared rows of {} B{}",
+                               box, p->volume * s, p->runs_in, p->run_in * s, p->in_run_dims,
+                               p->in_run_dims > 1 ? "s" : "", p->runs_out, p->run_out * s, p->out_run_dims,
+                               p->out_run_dims > 1 ? "s" : "", p->row_bytes,
+                               p->swizzle == kBoxWords ? ", words swizzled" : p->swizzle == kBoxGranules ? ", 16-byte granules swizzled" : "");
+  if (p->wide) pd.launch_note += fmt::format("; gather: two table loads per chunk");
   pd.kernel_params = std::move(p);
   return status::kSuccess;
 }

@@ -5,6 +5,7 @@
 #include "gpu/kernels/permute_general.cuh"
 #include "gpu/kernels/permute_packed.cuh"
 #include "gpu/kernels/permute_rows.cuh"
+#include "gpu/kernels/permute_box.cuh"
 #include "gpu/kernels/permute_runs.cuh"
 #include "gpu/kernels/reg_tile.cuh"
 #include "gpu/kernels/skew_tile.cuh"
@@ -155,6 +156,33 @@ status run_permute_runs(const plan_data& pd, const void* in, void* out, CUstream
     kernel<<<grid, kRunsThreads, p->smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), *p);
     XPOSE_CUDA_TRY(cudaGetLastError(), why);
     return status::kSuccess;
+  });
+}
+
+// permute_box holds kBoxLoads pairs of 16-byte chunks per thread in flight: 4 blocks of 256
+// threads per SM keep the compiler at 64 registers; shared memory (46 KiB at most) allows 4.
+inline constexpr int kBoxMinBlocks = 4;
+
+status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  const auto* p = static_cast<const box_params*>(pd.kernel_params.get());
+  if (!p) return status::kVariantNotApplicable;  // configure_permute_box fills it
+  return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
+    auto launch = [&](auto kernel) -> status {
+      int per_sm = 0;
+      XPOSE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBoxThreads, p->smem_bytes), why);
+      const std::int64_t resident = static_cast<std::int64_t>(per_sm > 0 ? per_sm : 1) * pd.device.sm_count;
+      const unsigned grid = static_cast<unsigned>(p->tiles < resident ? p->tiles : resident);
+      kernel<<<grid, kBoxThreads, p->smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), *p);
+      XPOSE_CUDA_TRY(cudaGetLastError(), why);
+      return status::kSuccess;
+    };
+    switch (p->swizzle) {
+      case kBoxGranules: return launch(permute_box_kernel<T, kBoxGranules, kBoxMinBlocks>);
+      case kBoxWords:
+        if constexpr (sizeof(T) <= 4) return launch(permute_box_kernel<T, kBoxWords, kBoxMinBlocks>);
+        return status::kVariantNotApplicable;  // box_plan keeps words for elements of 4 bytes and less
+      default: return launch(permute_box_kernel<T, kBoxPlain, kBoxMinBlocks>);
+    }
   });
 }
 

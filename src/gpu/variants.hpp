@@ -29,6 +29,7 @@ XPOSE_GPU_VARIANT(permute_general)
 XPOSE_GPU_VARIANT(permute_packed)
 XPOSE_GPU_VARIANT(permute_runs)
 XPOSE_GPU_VARIANT(permute_rows)
+XPOSE_GPU_VARIANT(permute_box)
 #undef XPOSE_GPU_VARIANT
 
 // The current device's properties; kNoDevice when there is none or the driver is unusable.

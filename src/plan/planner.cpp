@@ -6,7 +6,8 @@
 #include <fmt/format.h>
 
 #include "dispatch/registry.hpp"
-#include "gpu/packed_tile.hpp"  // plain C++: the two box planners the rule below compares
+#include "gpu/box_tile.hpp"     // plain C++: the box planners the rules below compare
+#include "gpu/packed_tile.hpp"
 #include "gpu/rows_copy.hpp"
 #include "gpu/runs_tile.hpp"
 #include "plan/validate.hpp"
@@ -106,6 +107,41 @@ bool rows_beat_boxes(const plan_data& pd) {
   const std::int64_t w = rows.row_bytes;
   const int word = gpu::rows_word_bytes(pd.prob);
   return w >= kLongRowBytes || (word == 16 && w >= kWholeVectorRowBytes) || (word <= 2 && w >= kNarrowWordRowBytes);
+}
+
+// permute_box ahead of the kernel auto would otherwise run, for 1- and 2-byte elements, where that
+// kernel is permute_packed with boxes under 4 KiB, permute_runs (1-byte elements) or the classic
+// tile. H200 2026-11-30, suite (docs/performance.md "permute_box"), % of copy, that kernel vs
+// permute_box:
+//   packed boxes under 4 KiB, i8: 6.9 -> 42.6, 7.3 -> 35.4, 8.2 -> 43.0, 11.3 -> 27.9, 11.7 ->
+//   51.3, 12.0 -> 29.9, 16.1 -> 27.9, 24.6 -> 50.4 (21 cases, none lost by more than 0.5); f16
+//   13.9 -> 52.1, 21.3 -> 54.5, 22.7 -> 57.2, 33.3 -> 47.7 (16 cases; one lost, 51.9 -> 50.9);
+//   permute_runs, i8: 16.4 -> 32.6, 31.9 -> 44.7, 16.1 -> 19.5 (six won, one lost: 37.2 -> 29.8);
+//   f16 lost six of eight (63.3 -> 43.6), so it keeps permute_runs;
+//   tiled: i8 21.6 -> 48.7, 17.5 -> 28.2; f16 33.8 -> 48.6, 41.3 -> 43.0.
+// Not taken: packed boxes of 4 KiB and more (the reversals and layouts whose packed boxes move
+// 16-byte vectors: i8 86.6 -> 52.6, 68.9 -> 58.3, f16 90.8 -> 68.1; a few won, i8 [1516,23,10,12,8,
+// 4,2] 30.7 -> 57.9), the 2-D kernels with vectors, narrow, permute_rows (i8 [2404,53,54,39] 88.9
+// -> 35.8) and skew_tile (one case won, 18.0 -> 60.7, two lost). The kernel is bound by its
+// gather (one shared load, address and byte merge per element, about 16 instructions per byte in
+// all at i8, Nsight Compute), so 4- to 16-byte elements were not measured against it.
+constexpr const char* kBoxReason =
+    "1- or 2-byte permutation whose boxes elsewhere are small: boxes with runs of 128 B and more both ways, "
+    "16-byte chunks both ways (H200 suite i8: 28-51% of copy where permute_packed ran 7-25%)";
+
+bool box_beats(const plan_data& pd, const char* chosen) {
+  constexpr std::int64_t kSmallPackedBoxBytes = 4096;
+  const int s = pd.prob.elem_bytes;
+  if (pd.where != backend::kGpu || s > 2) return false;
+  gpu::box_params box;
+  const char* reason = "";
+  if (!gpu::box_plan(pd.prob, &box, &reason)) return false;
+  const std::string_view name = chosen;
+  if (name == "permute_packed") {
+    gpu::packed_params packed;
+    return gpu::packed_plan(pd.prob, true, &packed, &reason) && std::int64_t{packed.volume} * s < kSmallPackedBoxBytes;
+  }
+  return (name == "permute_runs" && s == 1) || name == "tiled";
 }
 
 std::vector<candidate> auto_candidates(const plan_data& pd) {
@@ -280,16 +316,30 @@ status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_ma
     pd.out_span_bytes = out_span(pd.prob) * pd.prob.elem_bytes;
     const int natural = pd.where == backend::kGpu ? pd.prob.elem_bytes : 1;
     std::vector<plan_data> accepted;
-    for (const auto& c : auto_candidates(pd)) {
+    auto configured = [&](const candidate& c, plan_data* trial) {
       const variant_info* cv = find_variant(c.variant);
-      if (!cv) continue;
-      plan_data trial = pd;
-      trial.variant = cv;
-      trial.reason = c.reason;
-      trial.launch.block_x = cv->default_block_x;
-      trial.launch.block_y = cv->default_block_y;
-      trial.align_bytes = natural;
-      if (cv->configure(trial, nullptr) != status::kSuccess) continue;
+      if (!cv) return false;
+      *trial = pd;
+      trial->variant = cv;
+      trial->reason = c.reason;
+      trial->launch.block_x = cv->default_block_x;
+      trial->launch.block_y = cv->default_block_y;
+      trial->align_bytes = natural;
+      return cv->configure(*trial, nullptr) == status::kSuccess;
+    };
+    std::vector<candidate> candidates = auto_candidates(pd);
+    // permute_box goes ahead of the kernel that would run first where it beat that kernel.
+    if (pd.where == backend::kGpu && pd.prob.elem_bytes <= 2)
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        plan_data trial;
+        if (!configured(candidates[i], &trial)) continue;
+        if (box_beats(pd, candidates[i].variant))
+          candidates.insert(candidates.begin() + static_cast<std::ptrdiff_t>(i), {"permute_box", kBoxReason});
+        break;
+      }
+    for (const auto& c : candidates) {
+      plan_data trial;
+      if (!configured(c, &trial)) continue;
       if (c.vector_pointers_only && trial.align_bytes < 16) trial.align_bytes = 16;
       accepted.push_back(std::move(trial));
       if (accepted.back().align_bytes <= natural) break;  // runs on any valid pointer: done

@@ -289,6 +289,15 @@ TEST(GpuRandom, RowCopies) {
   random_row_copies("auto", 150, 20261205);
 }
 
+// permute_box (which realigns every run) on 2-D transposes at any alignment, random permutations
+// and row copies: 750 cases.
+TEST(GpuRandom, PermuteBox) {
+  XPOSE_REQUIRE_GPU();
+  any_alignment_transposes("permute_box", true, 20261206);
+  random_permutations("permute_box", 300, 17);
+  random_row_copies("permute_box", 150, 20261207);
+}
+
 // The permutation kernels by name, each on its own cases (auto picks among them).
 TEST(GpuRandom, PermutationsPerVariant) {
   XPOSE_REQUIRE_GPU();

@@ -258,7 +258,7 @@ TEST_F(GpuPlanner, LargeF32MisalignedPointersFallBackToSkewTile) {
 TEST_F(GpuPlanner, OddFastestDimsGoToPermuteRuns) {
   expect_auto_picks({
       {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 4, "permute_runs"},  // fastest dims 5 and 7
-      {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 1, "permute_runs"},
+      {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 1, "permute_box"},  // bytes: box beat runs
       {{817, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 8, "permute_runs"},
       {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 16, "permute_packed"},  // 16-byte elements
       {{13, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}, 4, "permute_packed"},    // output runs of 9
@@ -277,10 +277,27 @@ TEST_F(GpuPlanner, RowCopiesGoToPermuteRowsWhereItWon) {
       {{16, 32, 1024, 128}, {0, 2, 1, 3}, 4, "permute_rows"},               // 512 B, whole vectors
       {{91896, 127, 23}, {1, 0, 2}, 1, "permute_rows"},                     // 23 B of bytes
       {{1712, 18, 58, 150}, {2, 0, 1, 3}, 1, "permute_rows"},               // 150 B of 2-byte words
-      {{1851276, 29, 5}, {1, 0, 2}, 1, "permute_packed"},                   // 5 B: too short
+      {{1851276, 29, 5}, {1, 0, 2}, 1, "permute_box"},                      // 5 B: too short (box beat packed)
       {{224, 23, 21, 7, 22, 16}, {4, 0, 2, 1, 3, 5}, 1, "permute_packed"},  // 16 B: one vector
       {{10168, 5, 24, 11, 5}, {1, 2, 0, 3, 4}, 4, "permute_packed"},        // 220 B of 4-byte words
       {{64, 32, 1024, 16}, {0, 2, 1, 3}, 4, "permute_packed"},              // 64 B, whole vectors
+  });
+}
+
+// permute_box goes ahead of the kernel auto would run for 1- and 2-byte elements where that is
+// permute_packed with boxes under 4 KiB, permute_runs (1-byte elements) or the classic tile
+// (planner.cpp, box_beats); elsewhere the kernels it lost to keep their cases.
+TEST_F(GpuPlanner, BoxWhereItWon) {
+  expect_auto_picks({
+      {{4, 24, 19, 23, 24, 25, 16, 5}, {2, 1, 4, 0, 6, 5, 3, 7}, 1, "permute_box"},  // packed box of 960 B
+      {{721600, 124, 3, 1}, {1, 0, 2, 3}, 1, "permute_box"},                         // 3-byte rows
+      {{26, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}, 2, "permute_box"},     // packed box of 1728 B
+      {{3268, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 1, "permute_box"},               // runs, bytes
+      {{548, 108, 82, 55}, {3, 2, 0, 1}, 1, "permute_box"},                          // tiled
+      {{1634, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 4, "permute_runs"},              // 4-byte elements
+      {{4128, 25, 20, 13, 5}, {3, 4, 1, 0, 2}, 2, "permute_runs"},                   // f16 kept runs
+      {{256, 64, 128, 128}, {3, 2, 1, 0}, 1, "permute_packed"},                      // packed box of 16 KiB
+      {{2404, 53, 54, 39}, {1, 0, 2, 3}, 1, "permute_rows"},                         // long rows
   });
 }
 

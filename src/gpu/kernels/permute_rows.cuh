@@ -30,32 +30,10 @@
 #include <cstdint>
 
 #include "gpu/common.cuh"
+#include "gpu/kernels/chunk_ops.cuh"
 #include "gpu/rows_copy.hpp"
 
 namespace xpose::detail::gpu {
-
-// The aligned 16 bytes at in + off (off may be negative: in itself need not be aligned); byte by
-// byte (only the bytes at offsets 0 .. span - 1, the rest 0) when the chunk is not wholly inside.
-__device__ __forceinline__ uint4 rows_load_chunk(const unsigned char* __restrict__ in, std::int32_t off,
-                                                 std::int32_t span) {
-  if (off >= 0 && off + 16 <= span) return __ldg(reinterpret_cast<const uint4*>(in + off));
-  std::uint32_t w[4] = {0, 0, 0, 0};
-#pragma unroll
-  for (int j = 0; j < 16; ++j)
-    if (off + j >= 0 && off + j < span) w[j >> 2] |= static_cast<std::uint32_t>(in[off + j]) << (8 * (j & 3));
-  return make_uint4(w[0], w[1], w[2], w[3]);
-}
-
-// Bytes m .. m + 15 of the 32 bytes lo:hi (little-endian, lo first), 0 <= m < 16.
-__device__ __forceinline__ uint4 funnel_down(const uint4& lo, const uint4& hi, int m) {
-  const std::uint32_t t[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-  const int q = m >> 2, sh = 8 * (m & 3);
-  std::uint32_t b[5];
-#pragma unroll
-  for (int j = 0; j < 5; ++j) b[j] = q == 0 ? t[j] : q == 1 ? t[j + 1] : q == 2 ? t[j + 2] : t[j + 3];
-  return make_uint4(__funnelshift_r(b[0], b[1], sh), __funnelshift_r(b[1], b[2], sh), __funnelshift_r(b[2], b[3], sh),
-                    __funnelshift_r(b[3], b[4], sh));
-}
 
 // Mask of the bytes of word i (bytes 4i .. 4i + 3 of a chunk) that lie in [b, e).
 __device__ __forceinline__ std::uint32_t rows_byte_mask(int i, int b, int e) {
@@ -93,8 +71,8 @@ __global__ void __launch_bounds__(kRowsThreads)
     rows_pieces<P>(p, j, out_mis, &cur, [&](int b, int n, std::int32_t s) {
       const int m = (in_mis + s) & 15;  // where chunk byte 0 would come from, mod 16
       const std::int32_t a = s - m;     // its aligned chunk, from in
-      const uint4 lo = rows_load_chunk(in, a, p.in_span_bytes);
-      const uint4 w = m ? funnel_down(lo, rows_load_chunk(in, a + 16, p.in_span_bytes), m) : lo;
+      const uint4 lo = load_chunk(in, a, p.in_span_bytes);
+      const uint4 w = m ? funnel_down(lo, load_chunk(in, a + 16, p.in_span_bytes), m) : lo;
       if (n == 16) v = w;
       else keep_bytes(v, w, b, b + n);
     });

@@ -1,0 +1,410 @@
+// Host side of the box tile (see box_tile.hpp): the box for each pair of run targets, its score,
+// the shared layout by the bank model.
+#include "gpu/box_tile.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "model/bank_model.hpp"
+
+namespace xpose::detail::gpu {
+
+namespace {
+
+// Run targets tried on each side, in bytes. Below 64 B a run wastes most of its sectors; above
+// 1 KiB a box of two such runs outgrows the shared-memory budget.
+constexpr std::array<int, 8> kTargets = {64, 128, 192, 256, 384, 512, 768, 1024};
+
+std::int64_t side_stride(const problem& pr, int d, bool in_side) {
+  return in_side ? pr.dims[d].in_stride : pr.dims[d].out_stride;
+}
+
+// The dims of a side in its order, fastest first, while each is contiguous with the last.
+std::vector<int> contiguous_order(const problem& pr, bool in_side) {
+  std::vector<int> order;
+  std::int64_t next = 1;
+  while (true) {
+    int d = -1;
+    for (int k = 0; k < pr.rank; ++k)
+      if (side_stride(pr, k, in_side) == next && std::find(order.begin(), order.end(), k) == order.end()) d = k;
+    if (d < 0) break;
+    order.push_back(d);
+    next *= pr.dims[d].extent;
+  }
+  return order;
+}
+
+// One side's walk for a run of about `target` elements: whole dims while they fit, then a balanced
+// tile extent (ext split into equal pieces) of the first that does not; t only grows.
+void walk(const problem& pr, const std::vector<int>& order, std::int64_t target, std::vector<int>& t) {
+  std::int64_t len = 1;
+  for (int d : order) {
+    const std::int64_t e = pr.dims[d].extent;
+    if (len * e <= target) {
+      t[d] = static_cast<int>(e);
+      len *= e;
+      continue;
+    }
+    const std::int64_t want = std::max<std::int64_t>(1, (target + len - 1) / len);
+    const std::int64_t pieces = (e + want - 1) / want, bal = (e + pieces - 1) / pieces;
+    t[d] = std::max<int>(t[d], static_cast<int>(bal));
+    return;
+  }
+}
+
+// The gather's table has an entry per element of an output run; a box that is one contiguous piece
+// on both sides (a batch of small matrices grown by `grow`) would need one as large as the box.
+// Where that does not fit, the output run stops at a dim boundary within this many entries (16 KiB
+// of table); pieces that long keep the partial chunks at their ends (element stores) a small share.
+constexpr std::int64_t kMaxGatherEntries = 4096;
+
+// The run of a side: the box's dims in that side's order from its stride-1 dim, whole but for the
+// last, and no dim after the first that takes it past max_len elements. Returns the number of run dims and fills
+// order (all box dims, run dims first).
+int run_of(const problem& pr, const std::vector<int>& t, bool in_side, std::vector<int>* order, int* run, int* unit,
+           std::int64_t max_len) {
+  order->clear();
+  std::int64_t next = 1;
+  *run = 1;
+  *unit = 1;
+  bool open = true;
+  while (open) {
+    int d = -1;
+    for (int k = 0; k < pr.rank; ++k)
+      if (t[k] > 1 && side_stride(pr, k, in_side) == next) d = k;
+    if (d < 0 || (!order->empty() && std::int64_t{*run} * t[d] > max_len)) break;
+    order->push_back(d);
+    *unit = *run;
+    *run *= t[d];
+    next *= pr.dims[d].extent;
+    open = t[d] == pr.dims[d].extent;
+  }
+  const int n = static_cast<int>(order->size());
+  // The other box dims, by increasing stride on this side.
+  std::vector<int> rest;
+  for (int k = 0; k < pr.rank; ++k)
+    if (t[k] > 1 && std::find(order->begin(), order->end(), k) == order->end()) rest.push_back(k);
+  std::sort(rest.begin(), rest.end(),
+            [&](int a, int b) { return side_stride(pr, a, in_side) < side_stride(pr, b, in_side); });
+  order->insert(order->end(), rest.begin(), rest.end());
+  return n;
+}
+
+// Whether every run of a side starts on a 32-byte sector (relative to the pointer).
+bool sector_aligned(const problem& pr, const std::vector<int>& t, const std::vector<int>& order, int run_dims,
+                    bool in_side) {
+  const std::int64_t s = pr.elem_bytes;
+  for (int k = 0; k < pr.rank; ++k) {
+    const bool in_run = std::find(order.begin(), order.begin() + run_dims, k) != order.begin() + run_dims;
+    if (!in_run && side_stride(pr, k, in_side) * s % 32 != 0) return false;
+  }
+  const int last = order[run_dims - 1];
+  return t[last] * side_stride(pr, last, in_side) * s % 32 == 0;
+}
+
+int log2_of(int v) {
+  int l = 0;
+  while ((1 << l) < v) ++l;
+  return l;
+}
+
+// Fills the box fields of p from tile extents t (layout fields left for the caller): false when
+// the box breaks a limit of the kernel.
+bool box_from(const problem& pr, const std::vector<int>& t, box_params* out) {
+  box_params p;
+  const int s = pr.elem_bytes;
+  p.rank = pr.rank;
+  std::int64_t volume = 1, max_in = 0, max_out = 0;
+  for (int k = 0; k < pr.rank; ++k) {
+    p.ext[k] = static_cast<int>(pr.dims[k].extent);
+    p.t[k] = t[k];
+    p.in_stride[k] = pr.dims[k].in_stride;
+    p.out_stride[k] = pr.dims[k].out_stride;
+    p.ntiles[k] = (p.ext[k] + p.t[k] - 1) / p.t[k];
+    p.ntiles_div[k] = fast_div(static_cast<std::uint32_t>(p.ntiles[k]));
+    p.tiles *= p.ntiles[k];
+    volume *= t[k];
+    max_in += (t[k] - 1) * p.in_stride[k];
+    max_out += (t[k] - 1) * p.out_stride[k];
+  }
+  if (volume * s > kBoxMaxSmem || max_in >= (std::int64_t{1} << 31) || max_out >= (std::int64_t{1} << 31) ||
+      p.tiles >= (std::int64_t{1} << 32))
+    return false;
+  p.volume = static_cast<int>(volume);
+  std::vector<int> in_order, out_order;
+  p.in_run_dims = run_of(pr, t, true, &in_order, &p.run_in, &p.in_unit, std::numeric_limits<std::int64_t>::max());
+  // The output run: whole, or, where the tile and the tables would not fit the shared-memory
+  // budget, cut short at a dim boundary within kMaxGatherEntries (the box then holds several
+  // output pieces per contiguous output run).
+  for (const std::int64_t cap : {std::numeric_limits<std::int64_t>::max(), std::int64_t{kMaxGatherEntries}}) {
+    p.out_run_dims = run_of(pr, t, false, &out_order, &p.run_out, &p.out_unit, cap);
+    const std::int64_t runs_in = volume / p.run_in, runs_out = volume / p.run_out;
+    const std::int64_t tables = 4 * (2 * runs_in + 3 * runs_out + p.run_out + p.run_out * s / 16 + 1);
+    if (volume * s + 16 * runs_in + 128 + tables <= kBoxMaxSmem) break;
+  }
+  if (p.in_run_dims == 0 || p.out_run_dims == 0) return false;
+  p.n_box = static_cast<int>(in_order.size());
+  if (static_cast<int>(out_order.size()) != p.n_box) return false;  // every box dim reaches both orders
+  std::copy(in_order.begin(), in_order.end(), p.in_order);
+  std::copy(out_order.begin(), out_order.end(), p.out_order);
+  // Cut dims: those the tile extent does not divide; each must be the last dim of a run.
+  const int in_last = in_order[p.in_run_dims - 1], out_last = out_order[p.out_run_dims - 1];
+  for (int k = 0; k < pr.rank; ++k) {
+    if (p.ext[k] % p.t[k] == 0) continue;
+    if (k == in_last && p.cut_a == kPackedNoDim) p.cut_a = k;
+    else if (k == out_last && p.cut_b == kPackedNoDim) p.cut_b = k;
+    else return false;
+  }
+  auto lim_of = [&](int last) { return last == p.cut_a ? kBoxLimA : last == p.cut_b ? kBoxLimB : kBoxLimNone; };
+  p.in_lim = lim_of(in_last);
+  p.out_lim = lim_of(out_last);
+  p.runs_in = p.volume / p.run_in;
+  p.runs_out = p.volume / p.run_out;
+  p.nc_in = (p.run_in * s + 15) / 16;
+  p.nc_out = (p.run_out * s + 16 - s + 15) / 16;
+  p.nc_in_div = fast_div(static_cast<std::uint32_t>(p.nc_in));
+  p.nc_out_div = fast_div(static_cast<std::uint32_t>(p.nc_out));
+  p.gtab_shift = log2_of(16 / s);
+  p.gtab_len = box_gtab_index(p, p.run_out - 1) + 1;
+  *out = p;
+  return true;
+}
+
+// Fills the pitches and sizes for row pitch P and the swizzle; false over the budget.
+bool layout(box_params* p, int elem_bytes, int row_bytes, int swizzle) {
+  p->row_bytes = row_bytes;
+  p->swizzle = swizzle;
+  p->vec_rows = row_bytes % 16 == 0 && swizzle != kBoxWords;
+  std::fill(std::begin(p->spitch), std::end(p->spitch), 0);
+  int pitch = elem_bytes;
+  for (int i = 0; i < p->n_box; ++i) {
+    const int d = p->in_order[i];
+    if (i == p->in_run_dims) pitch = row_bytes;
+    p->spitch[d] = pitch;
+    pitch *= p->t[d];
+  }
+  const int fast = p->out_order[0];
+  p->out_fast_t = p->t[fast];
+  p->out_fast_div = fast_div(static_cast<std::uint32_t>(p->out_fast_t));
+  p->out_fast_pitch = p->spitch[fast];
+  p->wide = p->out_fast_t >= 16 / elem_bytes;
+  // Rows end on a 16-byte chunk (the load phase writes whole chunks), the tile on a 128-byte line
+  // (the swizzles stay inside lines).
+  const int rows_bytes = (p->runs_in - 1) * row_bytes + p->nc_in * 16;
+  p->tile_bytes = (rows_bytes + 127) / 128 * 128;
+  p->smem_bytes = p->tile_bytes + 4 * (2 * p->runs_in + 3 * p->runs_out + p->gtab_len);
+  return p->smem_bytes <= kBoxMaxSmem;
+}
+
+// Boxes of at least this many bytes where the tensor allows: when both runs are whole dims (a
+// batch of small matrices, rows of a few hundred bytes) the walks alone stop at a box of one
+// matrix or row, and per-tile costs (origin, two barriers, a partial warp) dominate: the suite's
+// [243148,184,6] perm 0,2,1 i8 ran a 1104-byte box at 15% of copy (H200, 2026-11-30).
+constexpr int kMinBoxBytes = 16 * 1024;
+
+// Grows a box below kMinBoxBytes along further dims, fastest in the input first: each by the
+// factor the volume lacks (balanced pieces), or whole, whichever the kernel accepts (a partial dim
+// must end a run).
+void grow(const problem& pr, std::vector<int>* t, box_params* p) {
+  const int s = pr.elem_bytes;
+  std::vector<int> dims(pr.rank);
+  for (int k = 0; k < pr.rank; ++k) dims[k] = k;
+  std::sort(dims.begin(), dims.end(), [&](int a, int b) { return pr.dims[a].in_stride < pr.dims[b].in_stride; });
+  while (static_cast<std::int64_t>(p->volume) * s < kMinBoxBytes) {
+    bool grown = false;
+    for (int d : dims) {
+      const std::int64_t e = pr.dims[d].extent, cur = (*t)[d];
+      if (cur >= e) continue;
+      const std::int64_t factor = (kMinBoxBytes + std::int64_t{p->volume} * s - 1) / (std::int64_t{p->volume} * s);
+      const std::int64_t want = std::min(e, cur * factor), pieces = (e + want - 1) / want;
+      for (std::int64_t next : {(e + pieces - 1) / pieces, e}) {
+        if (next <= cur) continue;
+        std::vector<int> u = *t;
+        u[d] = static_cast<int>(next);
+        box_params q;
+        if (!box_from(pr, u, &q) || !layout(&q, s, q.nc_in * 16, kBoxPlain)) continue;
+        // Not at the cost of the runs (a bigger box whose output run's table no longer fits cuts
+        // the run at a dim boundary: [788,61,107,52] perm 0,1,3,2 i8 went from one 5564-byte run
+        // to runs of 107 B, 28.2 -> 19.6% of copy, H200 2026-11-30).
+        if (std::min(q.run_in, q.run_out) < std::min({p->run_in, p->run_out, 1024 / s})) continue;
+        *t = u, *p = q, grown = true;
+        break;
+      }
+      if (grown) break;
+    }
+    if (!grown) return;
+  }
+}
+
+// Estimated efficiency (0 to 1), as runs_tile's: DRAM sectors of each side's runs, the share of
+// launched tiles' elements inside the tensor, and a per-tile cost (origin, two barriers, the tables'
+// edge chunks) spread over the tile; the 16-byte chunks of each output run at its ends cost element
+// stores.
+double score(const problem& pr, const box_params& p) {
+  const double s = pr.elem_bytes;
+  std::vector<int> t(p.t, p.t + pr.rank), in_order(p.in_order, p.in_order + p.n_box),
+      out_order(p.out_order, p.out_order + p.n_box);
+  auto sectors = [&](double bytes, bool aligned) {
+    return aligned ? bytes / (std::ceil(bytes / 32) * 32) : bytes / (bytes + 32 - s);
+  };
+  double fill = 1;
+  for (int k = 0; k < pr.rank; ++k) {
+    const double e = p.ext[k], tk = p.t[k];
+    fill *= e / (std::ceil(e / tk) * tk);
+  }
+  const double bi = p.run_in * s, bo = p.run_out * s;
+  const double vol = p.volume * s;
+  const double per_tile = vol / (vol + 1024 + 16.0 * (p.runs_in + p.runs_out));
+  const double ends = bo / (bo + 8);
+  return sectors(bi, sector_aligned(pr, t, in_order, p.in_run_dims, true)) *
+         sectors(bo, sector_aligned(pr, t, out_order, p.out_run_dims, false)) * fill * per_tile * ends;
+}
+
+}  // namespace
+
+std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
+  // At most kSample warps of each phase (the planner scores many layouts per plan): the first ones
+  // of the tile, whose patterns repeat through it.
+  constexpr int kSample = 8;
+  std::int64_t total = 0;
+  std::array<model::lane_access, model::kWarpSize> lanes;
+  auto fill = [&](int l, bool active, std::int64_t byte, int width) {
+    model::lane_access& a = lanes[l];
+    a = {};
+    a.lane = l;
+    a.active = active;
+    if (!active) return;
+    a.byte = byte;
+    a.width = width;
+    a.first_word = byte / model::kBankBytes;
+    a.words = std::max(1, width / model::kBankBytes);
+    a.bank = static_cast<int>(a.first_word % model::kBanks);
+  };
+  // Load phase: lane u stores chunk k of row r at P * r + 16 k, as one 16-byte store or four words.
+  const int load_items = p.runs_in * p.nc_in;
+  for (int w0 = 0; w0 < load_items && w0 < kSample * model::kWarpSize; w0 += model::kWarpSize)
+    for (int q = 0; q < (p.vec_rows ? 1 : 4); ++q) {
+      for (int l = 0; l < model::kWarpSize; ++l) {
+        const int u = w0 + l, r = u / p.nc_in, k = u - r * p.nc_in;
+        fill(l, u < load_items, u < load_items ? box_phys(p, r * p.row_bytes + 16 * k + 4 * q) : 0, p.vec_rows ? 16 : 4);
+      }
+      total += model::count_wavefronts(model::smem_op::kStore, p.vec_rows ? 16 : 4, lanes).wavefronts;
+    }
+  // Store phase: lane u gathers output chunk j of run o, its V elements one load each, after the
+  // table loads (one per element, or two per chunk when wide). The output runs' misalignments are
+  // those of tile 0 for a 16-byte aligned output.
+  const int s = elem_bytes, V = 16 / s;
+  const int store_items = p.runs_out * p.nc_out;
+  const box_tables tb = box_tables_of(p);
+  auto gtab_byte = [&](int j) { return p.tile_bytes + 4 * (tb.gtab + box_gtab_index(p, j)); };
+  for (int w0 = 0; w0 < store_items && w0 < kSample * model::kWarpSize; w0 += model::kWarpSize) {
+    std::array<int, model::kWarpSize> run{}, b0{}, base{};
+    for (int l = 0; l < model::kWarpSize; ++l) {
+      const int u = w0 + l;
+      run[l] = -1;
+      if (u >= store_items) continue;
+      const int o = u / p.nc_out, j = u - o * p.nc_out;
+      const box_run br = box_run_of(p, false, o);
+      run[l] = o;
+      base[l] = br.base;
+      b0[l] = (16 * j - static_cast<int>((br.off * s) & 15)) / s;
+    }
+    auto elem_ok = [&](int l, int i) { return run[l] >= 0 && b0[l] + i >= 0 && b0[l] + i < p.run_out; };
+    if (p.wide) {  // the tables at b0 and past the wrap
+      for (int l = 0; l < model::kWarpSize; ++l) fill(l, elem_ok(l, 0), elem_ok(l, 0) ? gtab_byte(b0[l]) : 0, 4);
+      total += model::count_wavefronts(model::smem_op::kLoad, 4, lanes).wavefronts;
+      for (int l = 0; l < model::kWarpSize; ++l) {
+        const bool ok = elem_ok(l, 0);
+        const int w = ok ? p.out_fast_t - b0[l] % p.out_fast_t : V;
+        fill(l, ok && w < V && b0[l] + w < p.run_out, ok && w < V && b0[l] + w < p.run_out ? gtab_byte(b0[l] + w) : 0, 4);
+      }
+      total += model::count_wavefronts(model::smem_op::kLoad, 4, lanes).wavefronts;
+    }
+    for (int i = 0; i < V; ++i) {
+      if (!p.wide) {
+        for (int l = 0; l < model::kWarpSize; ++l) fill(l, elem_ok(l, i), elem_ok(l, i) ? gtab_byte(b0[l] + i) : 0, 4);
+        total += model::count_wavefronts(model::smem_op::kLoad, 4, lanes).wavefronts;
+      }
+      for (int l = 0; l < model::kWarpSize; ++l) {
+        const bool ok = elem_ok(l, i);
+        fill(l, ok, ok ? box_phys(p, base[l] + box_gtab_of(p, b0[l] + i)) : 0, s);
+      }
+      total += model::count_wavefronts(model::smem_op::kLoad, s, lanes).wavefronts;
+    }
+  }
+  return total;
+}
+
+bool box_plan(const problem& pr, box_params* out, const char** reason) {
+  const int s = pr.elem_bytes;
+  if (pr.rank < 2) {
+    *reason = "permute_box runs permutations of rank 2 and more (after normalisation)";
+    return false;
+  }
+  bool in_unit = false, out_unit = false;
+  std::int64_t span = 1;
+  for (int k = 0; k < pr.rank; ++k) {
+    if (pr.dims[k].in_stride < 0 || pr.dims[k].out_stride < 0) {
+      *reason = "permute_box needs non-negative strides";
+      return false;
+    }
+    in_unit |= pr.dims[k].in_stride == 1;
+    out_unit |= pr.dims[k].out_stride == 1;
+    span += (pr.dims[k].extent - 1) * pr.dims[k].in_stride;
+  }
+  if (!in_unit || !out_unit) {
+    *reason = "permute_box needs a unit-stride dim on both sides";
+    return false;
+  }
+  // 32-bit byte offsets inside the input, with room for the chunk past its end.
+  if (span * s >= (std::int64_t{1} << 31) - 64) {
+    *reason = "permute_box keeps input offsets in 32 bits (an input span below 2 GiB)";
+    return false;
+  }
+  const std::vector<int> in_order = contiguous_order(pr, true), out_order = contiguous_order(pr, false);
+
+  box_params best;
+  double best_score = -1;
+  for (int ri : kTargets)
+    for (int ro : kTargets) {
+      std::vector<int> t(pr.rank, 1);
+      walk(pr, in_order, std::max(1, ri / s), t);
+      walk(pr, out_order, std::max(1, ro / s), t);
+      box_params p;
+      if (!box_from(pr, t, &p)) continue;
+      grow(pr, &t, &p);
+      if (!layout(&p, s, p.nc_in * 16, kBoxPlain)) continue;
+      const double sc = score(pr, p);
+      if (sc > best_score + 1e-9) best_score = sc, best = p;
+    }
+  if (best_score < 0) {
+    *reason = "permute_box found no box within its shared-memory budget";
+    return false;
+  }
+  // The layout: row pitches from the run's bytes up by 0..15 steps of max(4, s) bytes, each plain
+  // and with every swizzle the element allows; fewest wavefronts, then the smaller tile.
+  const int step = std::max(4, s);
+  const int min_row = (best.run_in * s + step - 1) / step * step;
+  box_params chosen;
+  std::int64_t fewest = -1;
+  for (int swz : {kBoxPlain, kBoxGranules, kBoxWords}) {
+    if (swz == kBoxWords && s > 4) continue;
+    for (int k = 0; k < 16; ++k) {
+      box_params q = best;
+      if (!layout(&q, s, min_row + step * k, swz)) break;
+      const std::int64_t w = box_wavefronts(q, s);
+      if (fewest < 0 || w < fewest) fewest = w, chosen = q;
+    }
+  }
+  chosen.in_span_bytes = static_cast<std::int32_t>(span * s);
+  std::int64_t max_in = 0;
+  for (int k = 0; k < pr.rank; ++k) max_in += (chosen.t[k] - 1) * pr.dims[k].in_stride;
+  chosen.in_reach_bytes = static_cast<std::int32_t>(max_in * s + 16 * chosen.nc_in + 32);
+  *out = chosen;
+  return true;
+}
+
+}  // namespace xpose::detail::gpu

@@ -1,0 +1,192 @@
+// The tile of permute_box: a box over the dims that make runs of R bytes or more on *both* sides,
+// and the index arithmetic the kernel and the host tests share (everything here is __host__
+// __device__ or host-only).
+//
+// Why another tile. permute_packed caps its boxes at its per-thread slot tables (1-2 K elements for
+// bytes, runs of 30-100 B) and permute_runs needs the input run and the output run to share no
+// dim (so a row copy with short rows, or a permutation whose output's fastest dims include an input
+// run dim, gets short runs or none). scripts/box_runs.py showed that every case of the permute suite
+// has a box of 36 KB or less with runs of 128 B and more on both sides, half of them one of 4 KB.
+//
+// The box. Walk the input's dims from its stride-1 dim, fastest first, taking each whole while the
+// run stays within R_in bytes and the next dim is contiguous, and a tile extent of the first dim
+// that does not fit; walk the output's dims the same way for R_out (a dim both walks take gets the
+// larger tile extent). Dims neither walk reaches have tile extent 1. So at most two dims are cut
+// (their extent not a multiple of the tile extent): the last dim of the input walk (cut_a) and the
+// last of the output walk (cut_b); each is the last dim of its side's run.
+//
+// The runs. An input run is the box's largest prefix contiguous in the input: its dims in input
+// order, whole but for the last. The box is runs_in input runs of run_in elements (input run r
+// starts at in_off[r] from the tile's origin) and runs_out output runs of run_out elements (output
+// run o at out_off[o]). The two sets of runs may share dims (a row copy: the fastest dim is in
+// both).
+//
+// Shared memory holds input run r as row r, realigned so its element 0 is at the row's start: the
+// *linear* address of the element with box coordinates c is L(c) = sum_d c_d * spitch_d, with
+// spitch_d = (element pitch of d inside the run) * s for the run's dims and (run pitch of d) * P for
+// the others (P, the row pitch, a multiple of max(4, s) bytes). Being linear, element j of output
+// run o is at out_base[o] + gtab[j]: one table over the output run, one per run, both fixed for
+// every tile. The physical byte is L after a swizzle (box_phys): none, 16-byte granules (bits 4-6)
+// XORed with bits 7-9, or 4-byte words (bits 2-6) XORed with bits 7-11 (elements of at most 4 bytes).
+// The gather's lanes read elements 16 / s apart along an output run, rows 16 / s apart in a transpose:
+// 16 P apart, the same bank for every P a multiple of 4 unless a swizzle spreads them (H200, Nsight
+// Compute, 2026-11-30, [2048,256,512] perm 2,1,0 i8 with granules only: 2.4 wavefronts per shared
+// load, the shared pipe 87% busy). The planner picks P and the swizzle by the bank model's count of
+// both phases' wavefronts (box_wavefronts).
+//
+// The gather. Where the output run's fastest dim has a tile extent of at least 16 / s elements (one
+// chunk wraps it at most once), a chunk's V elements are at L0 + i * p1 before the wrap and L0 + carry
+// + i * p1 after it: two table loads per chunk ("wide"). Otherwise each element's table entry is loaded.
+#pragma once
+
+#include <cstdint>
+
+#include "gpu/geometry.hpp"
+#include "gpu/packed_tile.hpp"  // fast_div, packed_origin_of, packed_in_bounds
+#include "plan/problem.hpp"
+
+namespace xpose::detail::gpu {
+
+inline constexpr int kBoxThreads = 256;
+// Input chunks each thread loads (two aligned 16-byte loads each) before storing any.
+inline constexpr int kBoxLoads = 4;
+// The tile and its tables: 46 KiB and less leaves room for 4 blocks of 256 threads per SM (228 KiB
+// of shared memory, 1 KiB reserved per block) under the 48 KiB a launch gets without opting in.
+inline constexpr int kBoxMaxSmem = 46 * 1024;
+
+// The shared layout's swizzle (box_phys).
+enum box_swizzle : int { kBoxPlain = 0, kBoxGranules = 1, kBoxWords = 2 };
+
+// Which of a tile's limits (packed_origin lim_a / lim_b) shortens a side's run at the edge.
+enum box_lim : int { kBoxLimNone = 0, kBoxLimA = 1, kBoxLimB = 2 };
+
+struct box_params {
+  int rank = 0;  // the normalised problem's dims (output order); the fields below index them
+  std::int64_t in_stride[kMaxRank] = {}, out_stride[kMaxRank] = {};
+  int ext[kMaxRank] = {}, t[kMaxRank] = {}, ntiles[kMaxRank] = {};
+  fast_div ntiles_div[kMaxRank];
+  std::int64_t tiles = 1;
+  int cut_a = kPackedNoDim, cut_b = kPackedNoDim;  // cut dims (see above); packed_origin_of reads them
+  int volume = 1;                                   // elements of a full tile
+  // Box dims (t > 1) in each side's order, fastest first; the first in_run_dims / out_run_dims
+  // make the side's run.
+  int n_box = 0;
+  int in_order[kMaxRank] = {}, out_order[kMaxRank] = {};
+  int in_run_dims = 0, out_run_dims = 0;
+  int run_in = 1, run_out = 1;    // elements of a full tile's runs
+  int in_unit = 1, out_unit = 1;  // elements of a run per step of its last dim (run / t of it)
+  int in_lim = kBoxLimNone, out_lim = kBoxLimNone;
+  int runs_in = 1, runs_out = 1;  // volume / run
+  int spitch[kMaxRank] = {};      // linear shared byte pitch of each dim (0 outside the box)
+  int nc_in = 1;                  // 16-byte chunks of a shared row (run_in * s, rounded up)
+  int nc_out = 1;                 // 16-byte output chunks an output run can touch, at any alignment
+  fast_div nc_in_div, nc_out_div;
+  int row_bytes = 16;             // P: a multiple of max(4, s), at least run_in * s
+  int swizzle = kBoxPlain;        // box_swizzle
+  int vec_rows = 1;               // 1: rows are whole 16-byte granules (P % 16 == 0, no word swizzle):
+                                  // the load phase stores 16-byte vectors, else four 4-byte words
+  int out_fast_t = 1;             // tile extent of the output run's fastest dim, and its divisor
+  fast_div out_fast_div;
+  int out_fast_pitch = 0;         // its linear shared pitch (spitch)
+  int wide = 0;                   // 1: out_fast_t >= 16 / s (the gather's two-load path)
+  int gtab_shift = 0;             // gtab entry j is stored at j + (j >> gtab_shift): log2(16 / s)
+  std::int32_t in_span_bytes = 0; // bytes from the input's first element to past its last
+  std::int32_t in_reach_bytes = 0;  // bytes past a tile's origin its loads may touch (both chunks)
+  // Shared memory: the tile (tile_bytes), then int32 tables in_off[runs_in], in_cut[runs_in],
+  // out_off[runs_out], out_cut[runs_out], out_base[runs_out], gtab[gtab_len].
+  int tile_bytes = 0, gtab_len = 0, smem_bytes = 0;
+};
+
+// The physical shared byte of linear byte L under swizzle `mode`: bits 7 and up are kept, so a
+// layout stays within its 128-byte lines.
+XPOSE_HD inline int box_phys_mode(int mode, int L) {
+  return mode == kBoxGranules ? L ^ ((L >> 3) & 0x70) : mode == kBoxWords ? L ^ ((L >> 5) & 0x7c) : L;
+}
+XPOSE_HD inline int box_phys(const box_params& p, int L) { return box_phys_mode(p.swizzle, L); }
+
+// Where gtab entry j (j >= 0) is stored: one pad word per 16 / s entries, so the lanes of a warp,
+// each reading the entries of its own 16-byte output chunk, fall in different banks.
+XPOSE_HD inline int box_gtab_index(const box_params& p, int j) { return j + (j >> p.gtab_shift); }
+
+// The wide gather (p.wide): the linear bytes of elements b0 .. b0 + v - 1 (b0 >= 0) of the output
+// run at `base` are pre + i * p1 for i < w and post + i * p1 after, w the elements before the fastest
+// dim wraps, pre = base + gtab(b0), post = base + gtab(b0 + w) - w * p1 (pre when w >= v).
+struct box_wide {
+  int w = 0;
+  std::int32_t pre = 0, post = 0;
+};
+XPOSE_HD inline box_wide box_wide_of(const box_params& p, const std::int32_t* gtab, std::int32_t base, int b0, int v) {
+  box_wide r;
+  r.w = p.out_fast_t - (b0 - static_cast<int>(p.out_fast_div.div(static_cast<std::uint32_t>(b0))) * p.out_fast_t);
+  r.pre = base + gtab[box_gtab_index(p, b0)];
+  r.post = r.w < v ? base + gtab[box_gtab_index(p, b0 + r.w)] - r.w * p.out_fast_pitch : r.pre;
+  return r;
+}
+
+// One run of a side: its offset from the tile's origin (elements, that side's strides), its
+// coordinates along the cut dims outside the run (cut_a in bits 0-15, cut_b in 16-31: the run is
+// inside an edge tile when packed_in_bounds holds), and the linear shared byte of its element 0.
+struct box_run {
+  std::int32_t off = 0;
+  std::uint32_t cut = 0;
+  std::int32_t base = 0;
+};
+
+XPOSE_HD inline box_run box_run_of(const box_params& p, bool in_side, int idx) {
+  box_run r;
+  const int* order = in_side ? p.in_order : p.out_order;
+  for (int i = in_side ? p.in_run_dims : p.out_run_dims; i < p.n_box; ++i) {
+    const int d = order[i];
+    const int c = idx % p.t[d];
+    idx /= p.t[d];
+    r.off += static_cast<std::int32_t>(c * (in_side ? p.in_stride[d] : p.out_stride[d]));
+    r.base += c * p.spitch[d];
+    if (d == p.cut_a) r.cut |= static_cast<std::uint32_t>(c);
+    if (d == p.cut_b) r.cut |= static_cast<std::uint32_t>(c) << 16;
+  }
+  return r;
+}
+
+// Linear shared byte of element j of an output run, from the run's element 0.
+XPOSE_HD inline std::int32_t box_gtab_of(const box_params& p, int j) {
+  std::int32_t L = 0;
+  for (int i = 0; i < p.out_run_dims; ++i) {
+    const int d = p.out_order[i];
+    L += (j % p.t[d]) * p.spitch[d];
+    j /= p.t[d];
+  }
+  return L;
+}
+
+// A side's run length in a tile (the full run, or its edge piece).
+XPOSE_HD inline int box_run_length(const packed_origin& o, int run, int unit, int lim) {
+  if (lim == kBoxLimA && o.lim_a < kPackedNoLimit) return unit * static_cast<int>(o.lim_a);
+  if (lim == kBoxLimB && o.lim_b < kPackedNoLimit) return unit * static_cast<int>(o.lim_b);
+  return run;
+}
+
+// Table offsets in shared memory (int32 words after the tile).
+struct box_tables {
+  int in_off, in_cut, out_off, out_cut, out_base, gtab;
+};
+XPOSE_HD inline box_tables box_tables_of(const box_params& p) {
+  box_tables t;
+  t.in_off = 0;
+  t.in_cut = t.in_off + p.runs_in;
+  t.out_off = t.in_cut + p.runs_in;
+  t.out_cut = t.out_off + p.runs_out;
+  t.out_base = t.out_cut + p.runs_out;
+  t.gtab = t.out_base + p.runs_out;
+  return t;
+}
+
+// Host side (box_tile.cpp): fills *p for a normalised problem, or returns false with *reason (rank
+// below 2, a plain copy, no unit-stride dim on a side, negative strides, an input span of 2^31 bytes
+// or more, no box within the shared-memory budget).
+bool box_plan(const problem& pr, box_params* p, const char** reason);
+// Shared-memory wavefronts of one full tile (the loads' 16-byte stores, the gather's table and
+// element loads) by the bank model's hardware rule, with every run's output chunks as they fall
+// for a 16-byte aligned output.
+std::int64_t box_wavefronts(const box_params& p, int elem_bytes);
+
+}  // namespace xpose::detail::gpu

@@ -1,0 +1,33 @@
+// Aligned 16-byte chunks of a byte array at any misalignment: the two device helpers permute_rows
+// and permute_box share (load a chunk inside the array's span, shift 32 bytes down to any byte).
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+namespace xpose::detail::gpu {
+
+// The aligned 16 bytes at in + off (off may be negative: in itself need not be aligned); byte by
+// byte (only the bytes at offsets 0 .. span - 1, the rest 0) when the chunk is not wholly inside.
+__device__ __forceinline__ uint4 load_chunk(const unsigned char* __restrict__ in, std::int32_t off, std::int32_t span) {
+  if (off >= 0 && off + 16 <= span) return __ldg(reinterpret_cast<const uint4*>(in + off));
+  std::uint32_t w[4] = {0, 0, 0, 0};
+#pragma unroll
+  for (int j = 0; j < 16; ++j)
+    if (off + j >= 0 && off + j < span) w[j >> 2] |= static_cast<std::uint32_t>(in[off + j]) << (8 * (j & 3));
+  return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+// Bytes m .. m + 15 of the 32 bytes lo:hi (little-endian, lo first), 0 <= m < 16.
+__device__ __forceinline__ uint4 funnel_down(const uint4& lo, const uint4& hi, int m) {
+  const std::uint32_t t[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+  const int q = m >> 2, sh = 8 * (m & 3);
+  std::uint32_t b[5];
+#pragma unroll
+  for (int j = 0; j < 5; ++j) b[j] = q == 0 ? t[j] : q == 1 ? t[j + 1] : q == 2 ? t[j + 2] : t[j + 3];
+  return make_uint4(__funnelshift_r(b[0], b[1], sh), __funnelshift_r(b[1], b[2], sh), __funnelshift_r(b[2], b[3], sh),
+                    __funnelshift_r(b[3], b[4], sh));
+}
+
+}  // namespace xpose::detail::gpu

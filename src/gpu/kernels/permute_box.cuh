@@ -1,0 +1,185 @@
+// permute_box: any permutation with a unit-stride dim on both sides, through boxes whose runs are
+// long on both sides (gpu/box_tile.hpp), with aligned 16-byte vectors on both sides for any
+// extents, strides and pointer alignment.
+//
+// Per block, once: the run tables (in_off, in bytes, and in_cut; out_off, out_cut, out_base) and
+// the output run's table gtab, in shared memory after the tile.
+// Per tile (the block loops over tiles):
+//   1. Load: item u = (r, k), r = u / nc_in, is the k-th 16-byte chunk of shared row r, bytes
+//      16k .. 16k + 15 of input run r. It comes from the aligned input chunk holding the run's byte
+//      16k and, when the run's bytes go past it, the next one, shifted down by the byte's
+//      misalignment (funnel_down), and is stored as one 16-byte vector. Consecutive threads take
+//      consecutive chunks of a run; each thread issues kBoxLoads items' loads before storing any.
+//      Chunks at or past the run's end (la elements at the tensor's edge) and runs outside an edge
+//      tile are skipped; loads never leave the input's span (load_chunk).
+//      A tile wholly inside the input (all but the first and last few) loads without bounds checks.
+//   2. Store: item u = (o, j), o = u / nc_out, is the j-th aligned 16-byte chunk of output run o;
+//      element b of the run is the shared element at out_base[o] + gtab[b] (linear; the swizzle
+//      applied). Where the output run's fastest dim is at least a chunk long ("wide"), a chunk
+//      that does not wrap it reads its elements one pitch apart from one table entry, a chunk
+//      that does from two (box_wide_of); otherwise every element's entry is loaded. Chunks inside
+//      the run are one 16-byte store, the (at most two) at its ends are written element by element.
+//
+// What limits it (H200, Nsight Compute, 2026-11-30, [2048,256,512] perm 2,1,0 i8 at 45-59% of
+// copy): instructions. The gather costs about 8 per byte (address, swizzle, a byte load and its
+// merge into the vector), the load phase and the items' index arithmetic as much again: 16
+// instructions per byte in all, the issue slots 61% busy with 35% of cycles lacking an eligible
+// warp at 4 blocks of 256 threads per SM (64 registers). Removing the gather's bank conflicts
+// (2.4 wavefronts per shared load with granule swizzles only, 1.0-1.2 with word swizzles) and
+// its per-element table loads moved the median of the i8 suite by a point.
+//
+// Launch geometry: block kBoxThreads; grid min(tiles, resident blocks), each block looping;
+// dynamic shared memory p.smem_bytes.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "gpu/box_tile.hpp"
+#include "gpu/common.cuh"
+#include "gpu/kernels/chunk_ops.cuh"
+
+namespace xpose::detail::gpu {
+
+template <int Mode>
+__device__ __forceinline__ int box_phys_as(int L) {
+  if constexpr (Mode == kBoxGranules) return L ^ ((L >> 3) & 0x70);
+  if constexpr (Mode == kBoxWords) return L ^ ((L >> 5) & 0x7c);
+  return L;
+}
+
+template <class T, int Mode, int MinBlocks>
+__global__ void __launch_bounds__(kBoxThreads, MinBlocks)
+    permute_box_kernel(const T* __restrict__ in, T* __restrict__ out, box_params p) {
+  constexpr int S = sizeof(T), V = 16 / S;
+  extern __shared__ uint4 box_smem_raw[];  // uint4: 16-byte aligned rows
+  unsigned char* tile = reinterpret_cast<unsigned char*>(box_smem_raw);
+  std::int32_t* tab = reinterpret_cast<std::int32_t*>(tile + p.tile_bytes);
+  const box_tables tb = box_tables_of(p);
+  std::int32_t* in_off = tab + tb.in_off;
+  std::uint32_t* in_cut = reinterpret_cast<std::uint32_t*>(tab + tb.in_cut);
+  std::int32_t* out_off = tab + tb.out_off;
+  std::uint32_t* out_cut = reinterpret_cast<std::uint32_t*>(tab + tb.out_cut);
+  std::int32_t* out_base = tab + tb.out_base;
+  std::int32_t* gtab = tab + tb.gtab;
+  const int tid = static_cast<int>(threadIdx.x);
+  for (int r = tid; r < p.runs_in; r += kBoxThreads) {
+    const box_run run = box_run_of(p, true, r);
+    in_off[r] = run.off * S;  // bytes
+    in_cut[r] = run.cut;
+  }
+  for (int o = tid; o < p.runs_out; o += kBoxThreads) {
+    const box_run run = box_run_of(p, false, o);
+    out_off[o] = run.off;
+    out_cut[o] = run.cut;
+    out_base[o] = run.base;
+  }
+  for (int j = tid; j < p.run_out; j += kBoxThreads) gtab[box_gtab_index(p, j)] = box_gtab_of(p, j);
+  // The tile's origin: one thread computes the next one during this tile's stores and publishes it
+  // at the closing barrier (a division chain over every dim, as in permute_runs).
+  __shared__ packed_origin next_origin;
+  const auto tiles = static_cast<std::uint32_t>(p.tiles);
+  if (tid == 0 && blockIdx.x < tiles) next_origin = packed_origin_of(p, blockIdx.x);
+  __syncthreads();
+
+  const auto* inb = reinterpret_cast<const unsigned char*>(in);
+  auto* outb = reinterpret_cast<unsigned char*>(out);
+  const int in_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(in) & 15);
+  const int out_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) & 15);
+  const int load_items = p.runs_in * p.nc_in, store_items = p.runs_out * p.nc_out;
+  for (std::uint32_t tile_id = blockIdx.x; tile_id < tiles; tile_id += gridDim.x) {
+    const packed_origin o = next_origin;
+    const int run_bytes = S * box_run_length(o, p.run_in, p.in_unit, p.in_lim);
+    const int out_run_bytes = S * box_run_length(o, p.run_out, p.out_unit, p.out_lim);
+    const auto tin = static_cast<std::int32_t>(o.in * S);  // < in_span_bytes < 2^31 (box_plan)
+    const std::int64_t tout = o.out * S;
+
+    // Every chunk of a tile inside the input (the first tiles and the last may not be): loads
+    // without bounds checks.
+    const bool inside = tin >= 16 && tin <= p.in_span_bytes - p.in_reach_bytes;
+    auto load = [&](std::int32_t a) {
+      return inside ? __ldg(reinterpret_cast<const uint4*>(inb + a)) : load_chunk(inb, a, p.in_span_bytes);
+    };
+    for (int first_u = tid; first_u < load_items; first_u += kBoxThreads * kBoxLoads) {
+      uint4 lo[kBoxLoads], hi[kBoxLoads];
+      int dst[kBoxLoads], mis[kBoxLoads], room[kBoxLoads];
+#pragma unroll
+      for (int i = 0; i < kBoxLoads; ++i) {
+        dst[i] = -1;
+        const int u = first_u + i * kBoxThreads;
+        if (u >= load_items) continue;
+        const int r = static_cast<int>(p.nc_in_div.div(static_cast<std::uint32_t>(u)));
+        const int k = u - r * p.nc_in;
+        const int left = run_bytes - 16 * k;  // the run's bytes from this chunk on
+        if (left <= 0 || !(o.full || packed_in_bounds(o, in_cut[r]))) continue;
+        const std::int32_t s0 = tin + in_off[r] + 16 * k;  // the run's byte 16k, from in
+        const int m = (in_mis + s0) & 15;
+        const std::int32_t a = s0 - m;
+        lo[i] = load(a);
+        hi[i] = m + (left < 16 ? left : 16) > 16 ? load(a + 16) : lo[i];
+        mis[i] = m;
+        dst[i] = r * p.row_bytes + 16 * k;  // linear
+        room[i] = p.row_bytes - 16 * k;     // the row's bytes from this chunk on (>= 4)
+      }
+#pragma unroll
+      for (int i = 0; i < kBoxLoads; ++i) {
+        if (dst[i] < 0) continue;
+        const uint4 v = mis[i] ? funnel_down(lo[i], hi[i], mis[i]) : lo[i];
+        if (p.vec_rows) {
+          *reinterpret_cast<uint4*>(tile + box_phys_as<Mode>(dst[i])) = v;
+        } else {  // words of this row only (rows are not whole chunks)
+          const std::uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+          for (int q = 0; q < 4; ++q)
+            if (4 * q < room[i]) *reinterpret_cast<std::uint32_t*>(tile + box_phys_as<Mode>(dst[i] + 4 * q)) = w[q];
+        }
+      }
+    }
+    __syncthreads();  // every thread has read next_origin
+    if (tid == 0 && tile_id + gridDim.x < tiles) next_origin = packed_origin_of(p, tile_id + gridDim.x);
+
+    for (int u = tid; u < store_items; u += kBoxThreads) {
+      const int r = static_cast<int>(p.nc_out_div.div(static_cast<std::uint32_t>(u)));
+      const int j = u - r * p.nc_out;
+      if (!o.full && !packed_in_bounds(o, out_cut[r])) continue;
+      const std::int64_t rs = tout + static_cast<std::int64_t>(out_off[r]) * S;
+      const int first = 16 * j - static_cast<int>((out_mis + rs) & 15);  // the chunk's first byte, from the run's
+      if (first >= out_run_bytes) continue;
+      const int b0 = first / S;  // exact: pointers are aligned to the element
+      const int base = out_base[r];
+      T* c = reinterpret_cast<T*>(outb + rs + first);
+      if (first >= 0 && first + 16 <= out_run_bytes) {
+        T e[V];
+        if (p.wide) {  // two table loads (box_tile.hpp "The gather")
+          const box_wide g = box_wide_of(p, gtab, base, b0, V);
+          if (g.w >= V) {  // no wrap: one pitch apart (most chunks)
+#pragma unroll
+            for (int i = 0; i < V; ++i)
+              e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(g.pre + i * p.out_fast_pitch));
+          } else {
+#pragma unroll
+            for (int i = 0; i < V; ++i)
+              e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>((i < g.w ? g.pre : g.post) + i * p.out_fast_pitch));
+          }
+        } else {
+#pragma unroll
+          for (int i = 0; i < V; ++i)
+            e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, b0 + i)]));
+        }
+        uint4 w;
+        memcpy(&w, e, sizeof w);
+        *reinterpret_cast<uint4*>(c) = w;
+      } else {
+#pragma unroll
+        for (int i = 0; i < V; ++i) {
+          const int b = b0 + i;
+          if (b >= 0 && b * S < out_run_bytes)
+            c[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, b)]));
+        }
+      }
+    }
+    __syncthreads();  // the next tile reuses the rows; publishes next_origin
+  }
+}
+
+}  // namespace xpose::detail::gpu

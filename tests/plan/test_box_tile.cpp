@@ -1,0 +1,268 @@
+// permute_box's host-side arithmetic, run on the CPU exactly as the kernel runs it: the box choice,
+// the run tables, the realigned and swizzled shared rows, the chunk loops of both phases, byte
+// addresses included (gpu/box_tile.hpp, gpu/kernels/permute_box.cuh). The emulation moves real
+// bytes from a random input at a chosen misalignment through a simulated shared array into a
+// poisoned output, and checks every access: loads aligned and inside the input (or zero-filled past
+// its span, as load_chunk does), 16-byte vectors aligned on both sides and in shared memory, no
+// shared byte stored twice in a tile or read when it holds no run byte, and the output equal to the
+// reference with every element written once and nothing else.
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <gtest/gtest.h>
+
+#include "common/test_util.hpp"
+#include "cpu/reference.hpp"
+#include "gpu/box_tile.hpp"
+#include "plan/problem.hpp"
+
+namespace {
+
+using xpose::detail::problem;
+using namespace xpose::detail::gpu;
+
+// in_mis / out_mis: misalignment of the pointers, in elements past a 16-byte boundary.
+std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mis_e, int out_mis_e,
+                    std::uint64_t seed) {
+  const int s = d.elem_bytes, V = 16 / s;
+  const auto raw = xpose::detail::to_problem(d);
+  const std::int64_t in_bytes = xpose::detail::in_span(raw) * s, out_bytes = xpose::detail::out_span(raw) * s;
+  if (p.in_span_bytes != in_bytes) return "the plan's input span disagrees";
+  std::vector<unsigned char> in(in_bytes), want(out_bytes), got(out_bytes);
+  xpose::test::fill_random(in.data(), in.size(), seed);
+  xpose::test::poison(want.data(), want.size());
+  xpose::test::poison(got.data(), got.size());
+  xpose::reference::permute(d, in.data(), want.data());
+  std::vector<int> written(out_bytes, 0);
+  const int in_mis = in_mis_e * s, out_mis = out_mis_e * s;  // bytes past a 16-byte boundary
+
+  // The tables, as the kernel builds them.
+  const box_tables tb = box_tables_of(p);
+  if (p.smem_bytes != p.tile_bytes + 4 * (tb.gtab + p.gtab_len) || p.smem_bytes > kBoxMaxSmem)
+    return "shared memory size";
+  if (p.tile_bytes < (p.runs_in - 1) * p.row_bytes + p.run_in * s || p.row_bytes % std::max(4, s) || p.row_bytes < p.run_in * s ||
+      (p.vec_rows && p.row_bytes % 16) || (p.swizzle == kBoxWords && s > 4) || p.tile_bytes % 128)
+    return "the rows do not fit the tile";
+  if (box_gtab_index(p, p.run_out - 1) >= p.gtab_len) return "gtab too short";
+  std::vector<std::int32_t> in_off(p.runs_in), out_off(p.runs_out), out_base(p.runs_out),
+      gtab(p.gtab_len, -1);
+  std::vector<std::uint32_t> in_cut(p.runs_in), out_cut(p.runs_out);
+  for (int r = 0; r < p.runs_in; ++r) {
+    const box_run run = box_run_of(p, true, r);
+    in_off[r] = run.off * s, in_cut[r] = run.cut;
+  }
+  for (int o = 0; o < p.runs_out; ++o) {
+    const box_run run = box_run_of(p, false, o);
+    out_off[o] = run.off, out_cut[o] = run.cut, out_base[o] = run.base;
+  }
+  for (int j = 0; j < p.run_out; ++j) {
+    if (gtab[box_gtab_index(p, j)] != -1) return "two gtab entries share a word";
+    gtab[box_gtab_index(p, j)] = box_gtab_of(p, j);
+  }
+
+  std::vector<int> smem(p.tile_bytes);
+  const int load_items = p.runs_in * p.nc_in, store_items = p.runs_out * p.nc_out;
+  // Byte at offset `at` from the input pointer as load_chunk sees it: -1 outside the span (it loads
+  // 0 there, which no run byte may come from).
+  auto in_byte = [&](std::int64_t at) { return at >= 0 && at < in_bytes ? static_cast<int>(in[at]) : -1; };
+  for (std::int64_t t = 0; t < p.tiles; ++t) {
+    const packed_origin o = packed_origin_of(p, static_cast<std::uint32_t>(t));
+    const int run_bytes = s * box_run_length(o, p.run_in, p.in_unit, p.in_lim);
+    const int out_run_bytes = s * box_run_length(o, p.run_out, p.out_unit, p.out_lim);
+    if (run_bytes < s || run_bytes > p.run_in * s || out_run_bytes < s || out_run_bytes > p.run_out * s)
+      return "edge lengths out of range";
+    const std::int64_t tin = o.in * s, tout = o.out * s;
+    std::fill(smem.begin(), smem.end(), -2);  // -2: not stored this tile; -1: stored, no run byte
+    for (int u = 0; u < load_items; ++u) {
+      const int r = static_cast<int>(p.nc_in_div.div(static_cast<std::uint32_t>(u)));
+      const int k = u - r * p.nc_in;
+      if (r != u / p.nc_in) return "nc_in division";
+      const int left = run_bytes - 16 * k;
+      if (left <= 0 || !(o.full || packed_in_bounds(o, in_cut[r]))) continue;
+      const std::int64_t s0 = tin + in_off[r] + 16 * k;
+      const int m = static_cast<int>((in_mis + s0) & 15);
+      const std::int64_t a = s0 - m;  // from the pointer; in_mis + a is 16-byte aligned
+      if ((in_mis + a) % 16) return "an input chunk is not aligned";
+      const bool two = m + std::min(left, 16) > 16;
+      // The kernel's unchecked loads (a tile inside the input) must stay inside it.
+      const bool inside = tin >= 16 && tin <= p.in_span_bytes - p.in_reach_bytes;
+      if (inside && (a < 0 || a + (two ? 32 : 16) > in_bytes))
+        return "an unchecked load outside the input";
+      const int lin = r * p.row_bytes + 16 * k;
+      for (int q = 0; q < 4; ++q) {  // one 16-byte store, or the words inside the row
+        if (!p.vec_rows && lin + 4 * q >= (r + 1) * p.row_bytes) continue;
+        const int dst = box_phys(p, lin + 4 * q);
+        if (dst < 0 || dst + 4 > p.tile_bytes || dst % 4 || (p.vec_rows && q == 0 && dst % 16))
+          return "a shared store outside the tile or unaligned";
+        for (int b = 4 * q; b < 4 * q + 4; ++b) {
+          const int at = p.vec_rows ? box_phys(p, lin) + b : dst + b - 4 * q;
+          if (smem[at] != -2) return "two chunks stored to one shared byte";
+          const int from = m + b;  // byte of lo:hi
+          int v = from < 16 || two ? in_byte(a + from) : -1;
+          if (b >= left) v = -1;  // past the run: garbage the gather must not read
+          smem[at] = v;
+        }
+      }
+    }
+    for (int u = 0; u < store_items; ++u) {
+      const int r = static_cast<int>(p.nc_out_div.div(static_cast<std::uint32_t>(u)));
+      const int j = u - r * p.nc_out;
+      if (r != u / p.nc_out) return "nc_out division";
+      if (!o.full && !packed_in_bounds(o, out_cut[r])) continue;
+      const std::int64_t rs = tout + static_cast<std::int64_t>(out_off[r]) * s;
+      const int first = 16 * j - static_cast<int>((out_mis + rs) & 15);
+      if (first >= out_run_bytes) continue;
+      if (first % s) return "an output chunk splits an element";
+      const int b0 = first / s;
+      const bool vector = first >= 0 && first + 16 <= out_run_bytes;
+      if (vector && (out_mis + rs + first) % 16) return "an output vector is not aligned";
+      box_wide g;
+      if (vector && p.wide) {
+        g = box_wide_of(p, gtab.data(), out_base[r], b0, V);
+        if (g.w < 1 || g.w > p.out_fast_t) return "wide gather: wrap out of range";
+      }
+      for (int i = 0; i < V; ++i) {
+        const int b = b0 + i;
+        if (b < 0 || b * s >= out_run_bytes) {
+          if (vector) return "a vector reads outside its run";
+          continue;
+        }
+        const int lin = vector && p.wide ? (i < g.w ? g.pre : g.post) + i * p.out_fast_pitch
+                                         : out_base[r] + gtab[box_gtab_index(p, b)];
+        if (lin != out_base[r] + box_gtab_of(p, b)) return "the gather's address differs from the table's";
+        const int at = box_phys(p, lin);
+        if (at % s || at < 0 || at + s > p.tile_bytes) return "a shared read outside the tile or unaligned";
+        const std::int64_t dst = rs + first + static_cast<std::int64_t>(i) * s;
+        if (dst < 0 || dst + s > out_bytes) return "a store outside the output";
+        for (int e = 0; e < s; ++e) {
+          if (smem[at + e] < 0) return fmt::format("tile {}: shared byte {} read holding no run byte", t, at + e);
+          got[dst + e] = static_cast<unsigned char>(smem[at + e]);
+          ++written[dst + e];
+        }
+      }
+    }
+  }
+  for (std::int64_t i = 0; i < out_bytes; ++i)
+    if (written[i] > 1) return fmt::format("output byte {} written {} times", i, written[i]);
+  const auto bad = xpose::test::first_difference(got.data(), want.data(), got.size());
+  return bad < 0 ? "" : fmt::format("first difference at output byte {}", bad);
+}
+
+xpose::permute_desc random_desc(std::mt19937_64& rng, int c, bool* strided) {
+  const int rank = 2 + static_cast<int>(rng() % 7);
+  xpose::permute_desc d;
+  d.elem_bytes = 1 << (rng() % 5);
+  for (int k = 0; k < rank; ++k)
+    d.extents.push_back(1 + static_cast<std::int64_t>(rng() % (rank <= 2 ? 700 : rank <= 3 ? 90 : rank <= 5 ? 14 : 6)));
+  d.perm.resize(rank);
+  for (int k = 0; k < rank; ++k) d.perm[k] = k;
+  std::shuffle(d.perm.begin(), d.perm.end(), rng);
+  if (c % 5 == 0) std::swap(d.perm.back(), *std::find(d.perm.begin(), d.perm.end(), rank - 1));  // a row copy
+  *strided = c % 4 == 0;
+  if (*strided) {  // padded input strides
+    d.in_strides.resize(rank);
+    std::int64_t st = 1;
+    for (int k = rank - 1; k >= 0; --k) d.in_strides[k] = st, st *= d.extents[k] + static_cast<std::int64_t>(rng() % 3);
+  }
+  return d;
+}
+
+TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
+  std::mt19937_64 rng(20261201);
+  int planned = 0, cut_both = 0, strided = 0, row_copies = 0, swizzled = 0, words = 0, wide = 0, narrow = 0;
+  for (int c = 0; c < 900; ++c) {
+    bool padded = false;
+    const xpose::permute_desc d = random_desc(rng, c, &padded);
+    std::int64_t count = 1;
+    for (auto e : d.extents) count *= e;
+    if (count > 200000) continue;
+    const problem pr = xpose::detail::normalize(xpose::detail::to_problem(d));
+    if (xpose::detail::classify(pr) == xpose::detail::problem_class::kCopy) continue;
+    box_params p;
+    const char* reason = "";
+    if (!box_plan(pr, &p, &reason)) {
+      // Only a side without a unit-stride dim (padded strides over a short fastest dim) or a
+      // rank-1 problem may be refused.
+      EXPECT_TRUE(pr.rank < 2 || std::string(reason).find("unit-stride") != std::string::npos) << reason;
+      continue;
+    }
+    const int eb = d.elem_bytes;
+    const int in_mis = static_cast<int>(rng() % (16 / eb)), out_mis = static_cast<int>(rng() % (16 / eb));
+    SCOPED_TRACE(fmt::format("case {}: {} elem {} misaligned {}/{}: box volume {}, runs {}/{} elements, row {} B{}",
+                             c, pr.describe(), eb, in_mis, out_mis, p.volume, p.run_in, p.run_out, p.row_bytes,
+                             p.swizzle == kBoxWords ? " words" : p.swizzle ? " granules" : ""));
+    ASSERT_EQ(emulate(d, p, in_mis, out_mis, 77 + c), "");
+    ++planned;
+    cut_both += p.cut_a != kPackedNoDim && p.cut_b != kPackedNoDim;
+    strided += padded;
+    row_copies += xpose::detail::classify(pr) == xpose::detail::problem_class::kRowCopy;
+    swizzled += p.swizzle == kBoxGranules;
+    words += p.swizzle == kBoxWords && !p.vec_rows;
+    wide += p.wide;
+    narrow += !p.wide;
+  }
+  EXPECT_GT(planned, 500);
+  // Each kind the kernel treats apart must be common enough to be tested here.
+  EXPECT_GT(cut_both, 8);
+  EXPECT_GT(strided, 50);
+  EXPECT_GT(row_copies, 50);
+  EXPECT_GT(swizzled, 15);
+  EXPECT_GT(words, 15);
+  EXPECT_GT(wide, 50);
+  EXPECT_GT(narrow, 50);
+}
+
+// The suite's worst cases for permute_packed and permute_runs (i8 at 7-17% of copy, runs of 24-80 B
+// or boxes of 1-2 KB): boxes of 6 KiB and more with runs of 64 B and more on both sides (most get
+// 128 B and more; the score trades a run's length against its tile's edge waste).
+TEST(BoxTile, OddSuiteCasesGetLongRunsBothWays) {
+  struct c { std::vector<std::int64_t> ext; std::vector<int> perm; };
+  const std::vector<c> cases = {
+      {{4, 24, 19, 23, 24, 25, 16, 5}, {2, 1, 4, 0, 6, 5, 3, 7}},
+      {{52, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}},
+      {{1851276, 29, 5}, {1, 0, 2}},
+      {{29048, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}},
+      {{24, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}},
+  };
+  for (const auto& k : cases)
+    for (const int eb : {1, 2}) {  // the i8 suite's extents; f16 halves the slowest dim, as the suite
+      std::vector<std::int64_t> ext = k.ext;
+      ext[0] /= eb;
+      const xpose::permute_desc d = xpose::test::pdesc(ext, k.perm, eb);
+      box_params p;
+      const char* reason = "";
+      ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
+      const std::string box = fmt::format("i{}: {} box {} runs {}/{}", 8 * eb, fmt::join(ext, ","),
+                                          fmt::join(p.t, p.t + p.rank, "x"), p.run_in, p.run_out);
+      EXPECT_GE(p.run_in * eb, 64) << box;
+      EXPECT_GE(p.run_out * eb, 64) << box;
+      EXPECT_GE(p.volume * eb, 6144) << box;
+      EXPECT_LE(p.smem_bytes, kBoxMaxSmem);
+    }
+}
+
+TEST(BoxTile, TwoDimTransposeAtEveryMisalignment) {
+  xpose::permute_desc d = xpose::test::pdesc({301, 173}, {1, 0});
+  for (const int eb : {1, 2, 4, 8, 16}) {
+    d.elem_bytes = eb;
+    box_params p;
+    const char* reason = "";
+    ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
+    for (int mis = 0; mis < 16 / eb; ++mis) EXPECT_EQ(emulate(d, p, mis, (mis * 3) % (16 / eb), 5 + mis), "") << eb;
+  }
+}
+
+TEST(BoxTile, RefusesWhatItCannotRun) {
+  const char* reason = "";
+  box_params p;
+  xpose::permute_desc d = xpose::test::pdesc({40, 30, 8}, {1, 0, 2}, 4);
+  d.in_strides = {30 * 16, 16, 2};  // no unit-stride input dim
+  EXPECT_FALSE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason));
+  EXPECT_NE(std::string(reason).find("unit-stride"), std::string::npos) << reason;
+}
+
+}  // namespace
