@@ -31,20 +31,4 @@ XPOSE_HD inline void raster_tile(std::int64_t lin, std::int64_t nbx, std::int64_
   *by = band * band_rows + (r - *bx * h);
 }
 
-// The naturally aligned stores (1, 2, 4 or 8 bytes) that write bytes lo .. hi - 1 (0 <= lo < hi
-// <= 16) of a 16-byte aligned chunk, at most seven: f(at, n) for each, in order. Up to an 8-byte
-// boundary by increasing sizes, then by decreasing ones (tested on the host: test_box_tile.cpp).
-template <class F>
-XPOSE_HD inline void chunk_pieces(int lo, int hi, F&& f) {
-  int at = lo;
-  if ((at & 1) && at + 1 <= hi) f(at, 1), at += 1;
-  if ((at & 2) && at + 2 <= hi) f(at, 2), at += 2;
-  if ((at & 4) && at + 4 <= hi) f(at, 4), at += 4;
-  if (at + 8 <= hi) f(at, 8), at += 8;
-  if (at + 8 <= hi) f(at, 8), at += 8;
-  if (at + 4 <= hi) f(at, 4), at += 4;
-  if (at + 2 <= hi) f(at, 2), at += 2;
-  if (at + 1 <= hi) f(at, 1);
-}
-
 }  // namespace xpose::detail::gpu

@@ -129,12 +129,6 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
         const int b = b0 + i;
         if (b < 0 || b * s >= out_run_bytes) {
           if (vector) return "a vector reads outside its run";
-          // A partial chunk gathers every lane, its index clamped into the run: the read must
-          // find run bytes; nothing is stored for it.
-          const int bc = std::min(std::max(b, 0), out_run_bytes / s - 1);
-          const int at = box_phys(p, out_base[r] + gtab[box_gtab_index(p, bc)]);
-          for (int e = 0; e < s; ++e)
-            if (at < 0 || at + s > p.tile_bytes || smem[at + e] < 0) return "a clamped read holding no run byte";
           continue;
         }
         const int lin = vector && p.wide ? (i < g.w ? g.pre : g.post) + i * p.out_fast_pitch
@@ -260,25 +254,6 @@ TEST(BoxTile, TwoDimTransposeAtEveryMisalignment) {
     ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
     for (int mis = 0; mis < 16 / eb; ++mis) EXPECT_EQ(emulate(d, p, mis, (mis * 3) % (16 / eb), 5 + mis), "") << eb;
   }
-}
-
-// The partial chunks at a run's ends are stored as aligned pieces (chunk_pieces): every byte of
-// [lo, hi) once, nothing else, each piece naturally aligned, at most seven.
-TEST(BoxTile, ChunkPiecesCoverExactlyTheirBytes) {
-  for (int lo = 0; lo < 16; ++lo)
-    for (int hi = lo + 1; hi <= 16; ++hi) {
-      int written[16] = {}, pieces = 0;
-      bool aligned = true;
-      chunk_pieces(lo, hi, [&](int at, int n) {
-        ++pieces;
-        aligned = aligned && at % n == 0 && (n == 1 || n == 2 || n == 4 || n == 8);
-        for (int b = at; b < at + n && b < 16; ++b) ++written[b];
-      });
-      SCOPED_TRACE(fmt::format("bytes {}..{}", lo, hi));
-      EXPECT_TRUE(aligned);
-      EXPECT_LE(pieces, 7);
-      for (int b = 0; b < 16; ++b) EXPECT_EQ(written[b], b >= lo && b < hi ? 1 : 0) << b;
-    }
 }
 
 TEST(BoxTile, RefusesWhatItCannotRun) {

@@ -6,8 +6,6 @@
 
 #include <cuda_runtime.h>
 
-#include "gpu/geometry.hpp"
-
 namespace xpose::detail::gpu {
 
 // The aligned 16 bytes at in + off (off may be negative: in itself need not be aligned); byte by
@@ -30,20 +28,6 @@ __device__ __forceinline__ uint4 funnel_down(const uint4& lo, const uint4& hi, i
   for (int j = 0; j < 5; ++j) b[j] = q == 0 ? t[j] : q == 1 ? t[j + 1] : q == 2 ? t[j + 2] : t[j + 3];
   return make_uint4(__funnelshift_r(b[0], b[1], sh), __funnelshift_r(b[1], b[2], sh), __funnelshift_r(b[2], b[3], sh),
                     __funnelshift_r(b[3], b[4], sh));
-}
-
-// Bytes lo .. hi - 1 of v (0 <= lo < hi <= 16) stored to the 16-byte aligned chunk as naturally
-// aligned pieces (chunk_pieces): the partial chunks at the ends of a run, whose other bytes belong
-// to other runs.
-__device__ __forceinline__ void store_chunk_part(unsigned char* chunk, const uint4& v, int lo, int hi) {
-  const std::uint32_t w[4] = {v.x, v.y, v.z, v.w};
-  chunk_pieces(lo, hi, [&](int at, int n) {
-    const std::uint32_t x = w[at >> 2] >> (8 * (at & 3));
-    if (n == 1) chunk[at] = static_cast<unsigned char>(x);
-    else if (n == 2) *reinterpret_cast<std::uint16_t*>(chunk + at) = static_cast<std::uint16_t>(x);
-    else if (n == 4) *reinterpret_cast<std::uint32_t*>(chunk + at) = x;
-    else *reinterpret_cast<uint2*>(chunk + at) = make_uint2(w[at >> 2], w[(at >> 2) + 1]);
-  });
 }
 
 }  // namespace xpose::detail::gpu

@@ -169,17 +169,13 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
         uint4 w;
         memcpy(&w, e, sizeof w);
         *reinterpret_cast<uint4*>(c) = w;
-      } else {  // a run's first or last chunk: gathered whole (indices clamped into the run), stored in pieces
-        const int last = out_run_bytes / S - 1;
-        T e[V];
+      } else {
 #pragma unroll
         for (int i = 0; i < V; ++i) {
-          const int b = min(max(b0 + i, 0), last);
-          e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, b)]));
+          const int b = b0 + i;
+          if (b >= 0 && b * S < out_run_bytes)
+            c[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, b)]));
         }
-        uint4 w;
-        memcpy(&w, e, sizeof w);
-        store_chunk_part(reinterpret_cast<unsigned char*>(c), w, max(-first, 0), min(out_run_bytes - first, 16));
       }
     }
     __syncthreads();  // the next tile reuses the rows; publishes next_origin
