@@ -48,11 +48,18 @@
 namespace xpose::detail::gpu {
 
 inline constexpr int kBoxThreads = 256;
-// Input chunks each thread loads (two aligned 16-byte loads each) before storing any.
-inline constexpr int kBoxLoads = 4;
-// The tile and its tables: 46 KiB and less leaves room for 4 blocks of 256 threads per SM (228 KiB
-// of shared memory, 1 KiB reserved per block) under the 48 KiB a launch gets without opting in.
-inline constexpr int kBoxMaxSmem = 46 * 1024;
+// Input chunks each thread loads (two aligned 16-byte loads each) before storing any, and the
+// shared-memory budget of a block (tile and tables): 2 chunks and 44 KiB give 5 blocks of 256
+// threads per SM (48 registers, no spills; 228 KiB of shared memory, 1 KiB reserved per block).
+// The kernel is issue-bound with 35% of cycles lacking an eligible warp at 4 blocks; H200
+// 2026-11-30, by name, % of copy, 4 chunks / 4 blocks / 46 KiB (before) -> 2 / 5 / 44 KiB -> 2 /
+// 6 / 37 KiB: i8 [4,24,19,23,24,25,16,5] 42.6 -> 45.6 -> 46.6, [548,108,82,55] 49.0 -> 52.8 -> 46.7,
+// [2172,20,11,11,17,3] 24.5 -> 23.5 -> 22.9, three more within a point but for [776,12,21,3,8,19,
+// 3] 19.4 -> 18.8 -> 23.8; f16 [26,9,25,8,13,9,4,6] 52.3 -> 57.1 -> 59.0, [925638,29,5] 54.1 ->
+// 60.6 -> 61.6, [12,15,17,4,9,6,13,14] 56.8 -> 63.9 -> 66.9, [1384,19,10,3,10,17] 41.2 -> 42.3 ->
+// 39.6 (results/box-configs-2026-11-30g-*.log). 5 blocks gained or held everywhere within a point.
+inline constexpr int kBoxLoads = 2;
+inline constexpr int kBoxMaxSmem = 44 * 1024;
 
 // The shared layout's swizzle (box_phys).
 enum box_swizzle : int { kBoxPlain = 0, kBoxGranules = 1, kBoxWords = 2 };

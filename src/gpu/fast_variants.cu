@@ -159,9 +159,9 @@ status run_permute_runs(const plan_data& pd, const void* in, void* out, CUstream
   });
 }
 
-// permute_box holds kBoxLoads pairs of 16-byte chunks per thread in flight: 4 blocks of 256
-// threads per SM keep the compiler at 64 registers; shared memory (46 KiB at most) allows 4.
-inline constexpr int kBoxMinBlocks = 4;
+// permute_box: 5 blocks of 256 threads per SM (48 registers with kBoxLoads = 2, no spills; shared
+// memory of 44 KiB at most allows 5). Measured against 4 and 6: box_tile.hpp, kBoxLoads.
+inline constexpr int kBoxMinBlocks = 5;
 
 status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
   const auto* p = static_cast<const box_params*>(pd.kernel_params.get());
