@@ -24,9 +24,9 @@
 // copy): instructions. The gather costs about 8 per byte (address, swizzle, a byte load and its
 // merge into the vector), the load phase and the items' index arithmetic as much again: 16
 // instructions per byte in all, the issue slots 61% busy with 35% of cycles lacking an eligible
-// warp at 4 blocks of 256 threads per SM (64 registers). Removing the gather's bank conflicts
-// (2.4 wavefronts per shared load with granule swizzles only, 1.0-1.2 with word swizzles) and
-// its per-element table loads moved the median of the i8 suite by a point.
+// warp at 4 blocks of 256 threads per SM (64 registers; 5 blocks since, see kBoxLoads). Removing
+// the gather's bank conflicts (2.4 wavefronts per shared load with granule swizzles only, 1.0-1.2
+// with word swizzles) and its per-element table loads moved the median of the i8 suite by a point.
 //
 // Launch geometry: block kBoxThreads; grid min(tiles, resident blocks), each block looping;
 // dynamic shared memory p.smem_bytes.
