@@ -2,6 +2,9 @@
 
 #include <cstring>
 
+#include "cpu/reference.hpp"
+#include "plan/problem.hpp"
+
 #ifdef XPOSE_HAS_CUDA
 #include <cuda_runtime.h>
 #endif
@@ -31,6 +34,36 @@ std::int64_t first_difference(const void* a, const void* b, std::size_t bytes) {
   for (std::size_t i = 0; i < bytes; ++i)
     if (x[i] != y[i]) return static_cast<std::int64_t>(i);
   return -1;
+}
+
+emulation make_emulation(const permute_desc& d, std::uint64_t seed) {
+  emulation e;
+  const auto raw = detail::to_problem(d);
+  e.in_bytes = detail::in_span(raw) * d.elem_bytes;
+  e.out_bytes = detail::out_span(raw) * d.elem_bytes;
+  e.in.resize(e.in_bytes);
+  e.want.resize(e.out_bytes);
+  e.got.resize(e.out_bytes);
+  e.written.assign(e.out_bytes, 0);
+  fill_random(e.in.data(), e.in.size(), seed);
+  poison(e.want.data(), e.want.size());
+  poison(e.got.data(), e.got.size());
+  reference::permute(d, e.in.data(), e.want.data());
+  return e;
+}
+
+bool emulation::put(std::int64_t at, unsigned char v) {
+  if (at < 0 || at >= out_bytes) return false;
+  got[at] = v;
+  ++written[at];
+  return true;
+}
+
+std::string emulation::verdict() const {
+  for (std::int64_t i = 0; i < out_bytes; ++i)
+    if (written[i] > 1) return "output byte " + std::to_string(i) + " stored " + std::to_string(written[i]) + " times";
+  const auto bad = first_difference(got.data(), want.data(), got.size());
+  return bad < 0 ? "" : "first difference at output byte " + std::to_string(bad);
 }
 
 transpose_desc tdesc(std::int64_t rows, std::int64_t cols, int elem_bytes) {

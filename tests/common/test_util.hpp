@@ -36,6 +36,20 @@ void poison(void* p, std::size_t bytes, unsigned char value = kPoison);
 // Index of the first differing byte, or -1.
 std::int64_t first_difference(const void* a, const void* b, std::size_t bytes);
 
+// The buffers of a host emulation of a GPU kernel (tests/plan): a random input over the
+// descriptor's input span, the reference output, a poisoned output the emulation fills through
+// put(), and a count of the stores to each output byte.
+struct emulation {
+  std::int64_t in_bytes = 0, out_bytes = 0;
+  std::vector<unsigned char> in, want, got;
+  std::vector<int> written;
+  // Stores v at output byte `at` and counts the store; false when `at` is outside the output.
+  bool put(std::int64_t at, unsigned char v);
+  // "" when no output byte was stored twice and the output equals the reference, else what differs.
+  std::string verdict() const;
+};
+emulation make_emulation(const permute_desc& d, std::uint64_t seed);
+
 // True when a CUDA device is usable; otherwise *reason says why (for GTEST_SKIP).
 bool gpu_available(std::string* reason);
 

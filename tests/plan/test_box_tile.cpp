@@ -29,15 +29,9 @@ using namespace xpose::detail::gpu;
 std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mis_e, int out_mis_e,
                     std::uint64_t seed) {
   const int s = d.elem_bytes, V = 16 / s;
-  const auto raw = xpose::detail::to_problem(d);
-  const std::int64_t in_bytes = xpose::detail::in_span(raw) * s, out_bytes = xpose::detail::out_span(raw) * s;
+  auto io = xpose::test::make_emulation(d, seed);
+  const std::int64_t in_bytes = io.in_bytes, out_bytes = io.out_bytes;
   if (p.in_span_bytes != in_bytes) return "the plan's input span disagrees";
-  std::vector<unsigned char> in(in_bytes), want(out_bytes), got(out_bytes);
-  xpose::test::fill_random(in.data(), in.size(), seed);
-  xpose::test::poison(want.data(), want.size());
-  xpose::test::poison(got.data(), got.size());
-  xpose::reference::permute(d, in.data(), want.data());
-  std::vector<int> written(out_bytes, 0);
   const int in_mis = in_mis_e * s, out_mis = out_mis_e * s;  // bytes past a 16-byte boundary
 
   // The tables, as the kernel builds them.
@@ -68,7 +62,7 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
   const int load_items = p.runs_in * p.nc_in, store_items = p.runs_out * p.nc_out;
   // Byte at offset `at` from the input pointer as load_chunk sees it: -1 outside the span (it loads
   // 0 there, which no run byte may come from).
-  auto in_byte = [&](std::int64_t at) { return at >= 0 && at < in_bytes ? static_cast<int>(in[at]) : -1; };
+  auto in_byte = [&](std::int64_t at) { return at >= 0 && at < in_bytes ? static_cast<int>(io.in[at]) : -1; };
   for (std::int64_t t = 0; t < p.tiles; ++t) {
     const packed_origin o = packed_origin_of(p, static_cast<std::uint32_t>(t));
     const int run_bytes = s * box_run_length(o, p.run_in, p.in_unit, p.in_lim);
@@ -137,19 +131,14 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
         const int at = box_phys(p, lin);
         if (at % s || at < 0 || at + s > p.tile_bytes) return "a shared read outside the tile or unaligned";
         const std::int64_t dst = rs + first + static_cast<std::int64_t>(i) * s;
-        if (dst < 0 || dst + s > out_bytes) return "a store outside the output";
         for (int e = 0; e < s; ++e) {
           if (smem[at + e] < 0) return fmt::format("tile {}: shared byte {} read holding no run byte", t, at + e);
-          got[dst + e] = static_cast<unsigned char>(smem[at + e]);
-          ++written[dst + e];
+          if (!io.put(dst + e, static_cast<unsigned char>(smem[at + e]))) return "a store outside the output";
         }
       }
     }
   }
-  for (std::int64_t i = 0; i < out_bytes; ++i)
-    if (written[i] > 1) return fmt::format("output byte {} written {} times", i, written[i]);
-  const auto bad = xpose::test::first_difference(got.data(), want.data(), got.size());
-  return bad < 0 ? "" : fmt::format("first difference at output byte {}", bad);
+  return io.verdict();
 }
 
 xpose::permute_desc random_desc(std::mt19937_64& rng, int c, bool* strided) {

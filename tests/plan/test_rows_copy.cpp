@@ -29,16 +29,10 @@ std::string emulate(const xpose::permute_desc& d, int in_mis, int out_mis, std::
   rows_params p;
   const char* reason = "";
   if (!rows_plan(pr, &p, &reason)) return std::string("not planned: ") + reason;
-  const int s = d.elem_bytes;
-  const std::int64_t in_bytes = xpose::detail::in_span(raw) * s, out_bytes = xpose::detail::out_span(raw) * s;
+  auto io = xpose::test::make_emulation(d, seed);
+  const std::int64_t in_bytes = io.in_bytes, out_bytes = io.out_bytes;
   if (p.in_span_bytes != in_bytes || p.total_bytes != out_bytes) return "the plan's spans disagree";
   if (p.max_pieces > 16) return "more pieces than the kernel's largest loop";
-  std::vector<unsigned char> in(in_bytes), want(out_bytes), got(out_bytes);
-  std::vector<char> written(out_bytes, 0);
-  xpose::test::fill_random(in.data(), in.size(), seed);
-  xpose::test::poison(want.data(), want.size());
-  xpose::test::poison(got.data(), got.size());
-  xpose::reference::permute(d, in.data(), want.data());
 
   const std::uint64_t in_base = (1u << 20) + in_mis, in_end = in_base + in_bytes;
   const std::int64_t chunks = rows_chunks(p, out_mis);
@@ -62,15 +56,14 @@ std::string emulate(const xpose::permute_desc& d, int in_mis, int out_mis, std::
         const std::int64_t o = pos0 + t;
         if (o < 0 || o >= out_bytes) err = "a byte outside the output";
         if (!err.empty()) break;
-        if (written[o]++) err = fmt::format("output byte {} stored twice", o);
-        got[o] = in[a - in_base];
+        if (io.written[o]) err = fmt::format("output byte {} stored twice", o);
+        io.put(o, io.in[a - in_base]);
       }
     });
     if (!err.empty()) return fmt::format("chunk {}: {}", j, err);
     if (pieces > p.max_pieces) return fmt::format("chunk {}: {} pieces, max_pieces {}", j, pieces, p.max_pieces);
   }
-  const auto bad = xpose::test::first_difference(got.data(), want.data(), out_bytes);
-  return bad < 0 ? "" : fmt::format("first difference at output byte {}", bad);
+  return io.verdict();
 }
 
 TEST(RowsCopy, RefusesProblemsThatAreNotRowCopies) {

@@ -26,15 +26,9 @@ using namespace xpose::detail::gpu;
 // in_mis / out_mis: misalignment of the pointers, in elements past a 16-byte boundary.
 std::string emulate(const xpose::permute_desc& d, const runs_params& p, int in_mis, int out_mis, std::uint64_t seed) {
   const int s = d.elem_bytes, V = 16 / s;
-  const auto raw = xpose::detail::to_problem(d);
-  const std::int64_t in_bytes = xpose::detail::in_span(raw) * s, out_bytes = xpose::detail::out_span(raw) * s;
+  auto io = xpose::test::make_emulation(d, seed);
+  const std::int64_t in_bytes = io.in_bytes, out_bytes = io.out_bytes;
   if (p.in_span_bytes != in_bytes) return "the plan's input span disagrees";
-  std::vector<unsigned char> in(in_bytes), want(out_bytes), got(out_bytes);
-  xpose::test::fill_random(in.data(), in.size(), seed);
-  xpose::test::poison(want.data(), want.size());
-  xpose::test::poison(got.data(), got.size());
-  xpose::reference::permute(d, in.data(), want.data());
-  std::vector<int> written(out_bytes, 0);
 
   const std::uint64_t in_base = (1u << 20) + in_mis * s, out_base = (3u << 20) + out_mis * s;
   const std::uint64_t in_end = in_base + in_bytes;
@@ -70,14 +64,14 @@ std::string emulate(const xpose::permute_desc& d, const runs_params& p, int in_m
       for (int j = 0; j < 16; ++j)
         if (chunk_taken[dst + j]++) return "two chunks stored to one shared byte";
       if (c >= in_base && c + 16 <= in_end) {  // one 16-byte load
-        for (int j = 0; j < 16; ++j) smem[dst + j] = in[c + j - in_base];
+        for (int j = 0; j < 16; ++j) smem[dst + j] = io.in[c + j - in_base];
         continue;
       }
       for (int e = 0; e < V; ++e) {  // element loads, inside the run only
         const std::uint64_t at = c + static_cast<std::uint64_t>(e) * s;
         if (at < rs || at >= rs + run_bytes) continue;
         if (at < in_base || at + s > in_end) return "an element load outside the input";
-        for (int j = 0; j < s; ++j) smem[dst + e * s + j] = in[at + j - in_base];
+        for (int j = 0; j < s; ++j) smem[dst + e * s + j] = io.in[at + j - in_base];
       }
     }
     for (int u = 0; u < la * p.nc_out; ++u) {
@@ -103,16 +97,12 @@ std::string emulate(const xpose::permute_desc& d, const runs_params& p, int in_m
         if (dst < out_base || dst + s > out_base + out_bytes) return "a store outside the output";
         for (int e = 0; e < s; ++e) {
           if (smem[at + e] < 0) return "a shared byte read before it was stored";
-          got[dst - out_base + e] = static_cast<unsigned char>(smem[at + e]);
-          ++written[dst - out_base + e];
+          io.put(static_cast<std::int64_t>(dst - out_base) + e, static_cast<unsigned char>(smem[at + e]));
         }
       }
     }
   }
-  for (std::int64_t i = 0; i < out_bytes; ++i)
-    if (written[i] > 1) return fmt::format("output byte {} written {} times", i, written[i]);
-  const auto bad = xpose::test::first_difference(got.data(), want.data(), got.size());
-  return bad < 0 ? "" : fmt::format("first difference at output byte {}", bad);
+  return io.verdict();
 }
 
 TEST(RunsTile, RandomPermutationsMoveEveryElementOnce) {
