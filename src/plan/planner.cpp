@@ -1,6 +1,7 @@
 #include "plan/planner.hpp"
 
 #include <algorithm>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -129,19 +130,18 @@ constexpr const char* kBoxReason =
     "1- or 2-byte permutation whose boxes elsewhere are small: boxes with runs of 128 B and more both ways, "
     "16-byte chunks both ways (H200 suite i8: 28-51% of copy where permute_packed ran 7-25%)";
 
-bool box_beats(const plan_data& pd, const char* chosen) {
+// Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
+// may still refuse the problem; auto then runs `chosen`).
+bool box_beats(const plan_data& pd, std::string_view chosen) {
   constexpr std::int64_t kSmallPackedBoxBytes = 4096;
   const int s = pd.prob.elem_bytes;
   if (pd.where != backend::kGpu || s > 2) return false;
-  gpu::box_params box;
-  const char* reason = "";
-  if (!gpu::box_plan(pd.prob, &box, &reason)) return false;
-  const std::string_view name = chosen;
-  if (name == "permute_packed") {
+  if (chosen == "permute_packed") {
     gpu::packed_params packed;
+    const char* reason = "";
     return gpu::packed_plan(pd.prob, true, &packed, &reason) && std::int64_t{packed.volume} * s < kSmallPackedBoxBytes;
   }
-  return (name == "permute_runs" && s == 1) || name == "tiled";
+  return (chosen == "permute_runs" && s == 1) || chosen == "tiled";
 }
 
 std::vector<candidate> auto_candidates(const plan_data& pd) {
@@ -327,19 +327,20 @@ status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_ma
       trial->align_bytes = natural;
       return cv->configure(*trial, nullptr) == status::kSuccess;
     };
-    std::vector<candidate> candidates = auto_candidates(pd);
-    // permute_box goes ahead of the kernel that would run first where it beat that kernel.
-    if (pd.where == backend::kGpu && pd.prob.elem_bytes <= 2)
-      for (std::size_t i = 0; i < candidates.size(); ++i) {
-        plan_data trial;
-        if (!configured(candidates[i], &trial)) continue;
-        if (box_beats(pd, candidates[i].variant))
-          candidates.insert(candidates.begin() + static_cast<std::ptrdiff_t>(i), {"permute_box", kBoxReason});
-        break;
-      }
-    for (const auto& c : candidates) {
+    bool first = true;
+    for (const auto& c : auto_candidates(pd)) {
       plan_data trial;
       if (!configured(c, &trial)) continue;
+      // permute_box goes ahead of the kernel that would run first where it beat that kernel; it
+      // runs on any element-aligned pointer, so it is then the whole plan.
+      if (first) {
+        first = false;
+        plan_data box;
+        if (box_beats(pd, c.variant) && configured({"permute_box", kBoxReason}, &box)) {
+          accepted.push_back(std::move(box));
+          break;
+        }
+      }
       if (c.vector_pointers_only && trial.align_bytes < 16) trial.align_bytes = 16;
       accepted.push_back(std::move(trial));
       if (accepted.back().align_bytes <= natural) break;  // runs on any valid pointer: done
