@@ -62,8 +62,8 @@ void walk(const problem& pr, const std::vector<int>& order, std::int64_t target,
 constexpr std::int64_t kMaxGatherEntries = 4096;
 
 // The run of a side: the box's dims in that side's order from its stride-1 dim, whole but for the
-// last, and no dim after the first that takes it past max_len elements. Returns the number of run dims and fills
-// order (all box dims, run dims first).
+// last, and no dim after the first that takes it past max_len elements. Returns the number of run
+// dims and fills order (all box dims, run dims first).
 int run_of(const problem& pr, const std::vector<int>& t, bool in_side, std::vector<int>* order, int* run, int* unit,
            std::int64_t max_len) {
   order->clear();
