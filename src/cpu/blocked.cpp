@@ -351,6 +351,8 @@ void generic_tile_any(const std::byte* in, i64 si, i64 sj, std::byte* out, i64 s
     each([e](std::byte* d, const std::byte* s) { copy_overlapping<8>(d, s, e); });
   else if (e > 4 && e < 8)
     each([e](std::byte* d, const std::byte* s) { copy_overlapping<4>(d, s, e); });
+  else if (e == 3)  // a run-time memcpy call per 3-byte element ran [721600,124,3,1] i8 at 4.8 GB/s
+    each([e](std::byte* d, const std::byte* s) { copy_overlapping<2>(d, s, e); });
   else
     each([e](std::byte* d, const std::byte* s) { std::memcpy(d, s, static_cast<std::size_t>(e)); });
 }

@@ -864,8 +864,9 @@ TEST(CpuBlockedKernels, StageRowsCopiesEveryRow) {
       }
 }
 
-// Folded rows of sizes other than 1, 2, 4, 8, 16 bytes, including those over 32 bytes (copied in
-// 32-byte moves, the last one overlapping), with the folded tile shapes; small and streaming.
+// Folded rows of sizes other than 1, 2, 4, 8, 16 bytes, from 3 bytes up and including those over 32
+// bytes (copied in 32-byte moves, the last one overlapping), with the folded tile shapes; small
+// and streaming.
 TEST(CpuBlocked, FoldedOddElements) {
   namespace c = xpose::detail::cpu;
   const struct {
@@ -879,6 +880,9 @@ TEST(CpuBlocked, FoldedOddElements) {
       {{5, 7, 9, 19}, {2, 0, 1, 3}, 8, 152}, {{11, 3, 101, 5}, {2, 1, 0, 3}, 16, 80},
       {{300, 200, 25}, {1, 0, 2}, 4, 100},  // 6 MB: streams
       {{2000, 70, 11}, {1, 0, 2}, 2, 22},   // 3 MB
+      {{37, 41, 3}, {1, 0, 2}, 1, 3},       // 3 bytes: two overlapping 2-byte moves
+      {{29, 53, 5}, {1, 0, 2}, 1, 5},       {{29, 53, 7}, {1, 0, 2}, 1, 7},
+      {{3000, 700, 3}, {1, 0, 2}, 1, 3},    // 6 MB of 3-byte elements: streams
   };
   for (const auto& cs : cases) {
     const permute_desc d = pdesc(cs.extents, cs.perm, cs.eb);
