@@ -299,7 +299,7 @@ TEST_F(GpuPlanner, BoxWhereItWon) {
       {{256, 64, 128, 128}, {3, 2, 1, 0}, 1, "permute_packed"},                      // packed box of 16 KiB
       {{2404, 53, 54, 39}, {1, 0, 2, 3}, 1, "permute_rows"},                         // long rows
       {{925638, 29, 5}, {1, 0, 2}, 2, "permute_box"},                                // 10-byte rows
-      {{7405104, 29, 5}, {1, 0, 2}, 2, "permute_packed"},  // the same over 2 GiB: box refuses, packed runs
+      {{7405201, 29, 5}, {1, 0, 2}, 2, "permute_packed"},  // the same (packed box of 4050 B) over 2 GiB: box refuses
   });
 }
 
