@@ -48,7 +48,7 @@ __device__ __forceinline__ int box_phys_as(int L) {
   return L;
 }
 
-template <class T, int Mode, int MinBlocks, int Loads = kBoxLoads>
+template <class T, int Mode, int MinBlocks>
 __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     permute_box_kernel(const T* __restrict__ in, T* __restrict__ out, box_params p) {
   constexpr int S = sizeof(T), V = 16 / S;
@@ -100,11 +100,11 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     auto load = [&](std::int32_t a) {
       return inside ? __ldg(reinterpret_cast<const uint4*>(inb + a)) : load_chunk(inb, a, p.in_span_bytes);
     };
-    for (int first_u = tid; first_u < load_items; first_u += kBoxThreads * Loads) {
-      uint4 lo[Loads], hi[Loads];
-      int dst[Loads], mis[Loads], room[Loads];
+    for (int first_u = tid; first_u < load_items; first_u += kBoxThreads * kBoxLoads) {
+      uint4 lo[kBoxLoads], hi[kBoxLoads];
+      int dst[kBoxLoads], mis[kBoxLoads], room[kBoxLoads];
 #pragma unroll
-      for (int i = 0; i < Loads; ++i) {
+      for (int i = 0; i < kBoxLoads; ++i) {
         dst[i] = -1;
         const int u = first_u + i * kBoxThreads;
         if (u >= load_items) continue;
@@ -122,7 +122,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
         room[i] = p.row_bytes - 16 * k;     // the row's bytes from this chunk on (>= 4)
       }
 #pragma unroll
-      for (int i = 0; i < Loads; ++i) {
+      for (int i = 0; i < kBoxLoads; ++i) {
         if (dst[i] < 0) continue;
         const uint4 v = mis[i] ? funnel_down(lo[i], hi[i], mis[i]) : lo[i];
         if (p.vec_rows) {
