@@ -113,7 +113,9 @@ int log2_of(int v) {
 
 // Fills the box fields of p from tile extents t (layout fields left for the caller): false when
 // the box breaks a limit of the kernel.
-bool box_from(const problem& pr, const std::vector<int>& t, box_params* out) {
+// split_d0: end the output run before the input's fastest dim (d0) where it would include it, so
+// the word gather can run (box_tile.hpp).
+bool box_from(const problem& pr, const std::vector<int>& t, box_params* out, bool split_d0 = false) {
   box_params p;
   const int s = pr.elem_bytes;
   p.rank = pr.rank;
@@ -139,7 +141,15 @@ bool box_from(const problem& pr, const std::vector<int>& t, box_params* out) {
   // The output run: whole, or, where the tile and the tables would not fit the shared-memory
   // budget, cut short at a dim boundary within kMaxGatherEntries (the box then holds several
   // output pieces per contiguous output run).
-  for (const std::int64_t cap : {std::numeric_limits<std::int64_t>::max(), std::int64_t{kMaxGatherEntries}}) {
+  std::int64_t whole = std::numeric_limits<std::int64_t>::max();
+  if (split_d0) {
+    p.out_run_dims = run_of(pr, t, false, &out_order, &p.run_out, &p.out_unit, whole);
+    const auto at = std::find(out_order.begin(), out_order.begin() + p.out_run_dims, in_order[0]);
+    if (at == out_order.begin() || at == out_order.begin() + p.out_run_dims) return false;  // nothing to split
+    whole = 1;
+    for (auto it = out_order.begin(); it != at; ++it) whole *= t[*it];
+  }
+  for (const std::int64_t cap : {whole, std::min(whole, std::int64_t{kMaxGatherEntries})}) {
     p.out_run_dims = run_of(pr, t, false, &out_order, &p.run_out, &p.out_unit, cap);
     const std::int64_t runs_in = volume / p.run_in, runs_out = volume / p.run_out;
     const std::int64_t tables = 4 * (2 * runs_in + 3 * runs_out + p.run_out + p.run_out * s / 16 + 1);
@@ -191,6 +201,26 @@ bool layout(box_params* p, int elem_bytes, int row_bytes, int swizzle) {
   p->out_fast_div = fast_div(static_cast<std::uint32_t>(p->out_fast_t));
   p->out_fast_pitch = p->spitch[fast];
   p->wide = p->out_fast_t >= 16 / elem_bytes;
+  // The word gather (box_tile.hpp): d0 outside the output run, every other box dim's shared pitch
+  // whole words, and the runs of a group equally aligned in the output.
+  p->words = 0, p->wg_n = 1, p->wg_lo = 1, p->wg_cg = 1, p->wg_t0 = 1, p->groups = p->runs_out;
+  const int d0 = p->in_order[0];
+  int pos = p->n_box;  // d0's place in the output order
+  for (int i = 0; i < p->n_box; ++i)
+    if (p->out_order[i] == d0) pos = i;
+  bool words = elem_bytes <= 2 && pos >= p->out_run_dims && pos < p->n_box &&
+               p->out_stride[d0] * elem_bytes % 16 == 0;
+  for (int i = 1; i < p->n_box; ++i) words = words && p->spitch[p->in_order[i]] % 4 == 0;
+  if (words) {
+    p->words = 1;
+    p->wg_n = 4 / elem_bytes;
+    for (int i = p->out_run_dims; i < pos; ++i) p->wg_lo *= p->t[p->out_order[i]];
+    p->wg_t0 = p->t[d0];
+    p->wg_cg = (p->wg_t0 + p->wg_n - 1) / p->wg_n;
+    p->groups = p->runs_out / p->wg_t0 * p->wg_cg;
+  }
+  p->wg_lo_div = fast_div(static_cast<std::uint32_t>(p->wg_lo));
+  p->wg_cg_div = fast_div(static_cast<std::uint32_t>(p->wg_cg));
   // Rows end on a 16-byte chunk (the load phase writes whole chunks), the tile on a 128-byte line
   // (the swizzles stay inside lines).
   const int rows_bytes = (p->runs_in - 1) * row_bytes + p->nc_in * 16;
@@ -208,7 +238,7 @@ constexpr int kMinBoxBytes = 16 * 1024;
 // Grows a box below kMinBoxBytes along further dims, fastest in the input first: each by the
 // factor the volume lacks (balanced pieces), or whole, whichever the kernel accepts (a partial dim
 // must end a run).
-void grow(const problem& pr, std::vector<int>* t, box_params* p) {
+void grow(const problem& pr, std::vector<int>* t, box_params* p, bool split_d0) {
   const int s = pr.elem_bytes;
   std::vector<int> dims(pr.rank);
   for (int k = 0; k < pr.rank; ++k) dims[k] = k;
@@ -225,7 +255,7 @@ void grow(const problem& pr, std::vector<int>* t, box_params* p) {
         std::vector<int> u = *t;
         u[d] = static_cast<int>(next);
         box_params q;
-        if (!box_from(pr, u, &q) || !layout(&q, s, q.nc_in * 16, kBoxPlain)) continue;
+        if (!box_from(pr, u, &q, split_d0) || !layout(&q, s, q.nc_in * 16, kBoxPlain)) continue;
         // Not at the cost of the runs (a bigger box whose output run's table no longer fits cuts
         // the run at a dim boundary: [788,61,107,52] perm 0,1,3,2 i8 went from one 5564-byte run
         // to runs of 107 B, 28.2 -> 19.6% of copy, H200 2026-11-30).
@@ -263,6 +293,13 @@ double score(const problem& pr, const box_params& p) {
          sectors(bo, sector_aligned(pr, t, out_order, p.out_run_dims, false)) * fill * per_tile * ends;
 }
 
+// The score of a box the word gather runs, relative to one it does not: an estimate from the
+// instruction counts, not yet a measurement. Nsight Compute put the kernel at 16 instructions per
+// byte for i8, half of them the element gather (H200, 2026-11-30); the word gather's V word loads,
+// permutes and G stores for G chunks come to about 2 per byte, so a byte box would run about 1.6
+// times as fast where issue-bound, a half box less.
+constexpr double kWordGatherGain = 1.2;
+
 }  // namespace
 
 std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
@@ -294,10 +331,11 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
       total += model::count_wavefronts(model::smem_op::kStore, p.vec_rows ? 16 : 4, lanes).wavefronts;
     }
   // Store phase: lane u gathers output chunk j of run o, its V elements one load each, after the
-  // table loads (one per element, or two per chunk when wide). The output runs' misalignments are
-  // those of tile 0 for a 16-byte aligned output.
-  const int s = elem_bytes, V = 16 / s;
-  const int store_items = p.runs_out * p.nc_out;
+  // table loads (one per element, or two per chunk when wide); with the word gather, chunk j of
+  // group g's runs, V words. The output runs' misalignments are those of tile 0 for a 16-byte
+  // aligned output.
+  const int s = elem_bytes, V = 16 / s, width = p.words ? 4 : s;
+  const int store_items = p.groups * p.nc_out;
   const box_tables tb = box_tables_of(p);
   auto gtab_byte = [&](int j) { return p.tile_bytes + 4 * (tb.gtab + box_gtab_index(p, j)); };
   for (int w0 = 0; w0 < store_items && w0 < kSample * model::kWarpSize; w0 += model::kWarpSize) {
@@ -306,7 +344,8 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
       const int u = w0 + l;
       run[l] = -1;
       if (u >= store_items) continue;
-      const int o = u / p.nc_out, j = u - o * p.nc_out;
+      const int item = u / p.nc_out, j = u - item * p.nc_out;
+      const int o = p.words ? box_group_of(p, item).run0 : item;
       const box_run br = box_run_of(p, false, o);
       run[l] = o;
       base[l] = br.base;
@@ -330,9 +369,9 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
       }
       for (int l = 0; l < model::kWarpSize; ++l) {
         const bool ok = elem_ok(l, i);
-        fill(l, ok, ok ? box_phys(p, base[l] + box_gtab_of(p, b0[l] + i)) : 0, s);
+        fill(l, ok, ok ? box_phys(p, base[l] + box_gtab_of(p, b0[l] + i)) : 0, width);
       }
-      total += model::count_wavefronts(model::smem_op::kLoad, s, lanes).wavefronts;
+      total += model::count_wavefronts(model::smem_op::kLoad, width, lanes).wavefronts;
     }
   }
   return total;
@@ -368,17 +407,26 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
 
   box_params best;
   double best_score = -1;
-  for (int ri : kTargets)
+  // Input run targets: kTargets, and (0) the input's fastest dim alone where it is shorter than
+  // them, which the word gather may need (its other box dims must have whole-word pitches).
+  std::vector<int> in_targets(kTargets.begin(), kTargets.end());
+  if (!in_order.empty() && pr.dims[in_order[0]].extent * s < kTargets[0]) in_targets.push_back(0);
+  for (int ri : in_targets)
     for (int ro : kTargets) {
       std::vector<int> t(pr.rank, 1);
-      walk(pr, in_order, std::max(1, ri / s), t);
+      if (ri == 0) t[in_order[0]] = static_cast<int>(pr.dims[in_order[0]].extent);
+      else walk(pr, in_order, std::max(1, ri / s), t);
       walk(pr, out_order, std::max(1, ro / s), t);
-      box_params p;
-      if (!box_from(pr, t, &p)) continue;
-      grow(pr, &t, &p);
-      if (!layout(&p, s, p.nc_in * 16, kBoxPlain)) continue;
-      const double sc = score(pr, p);
-      if (sc > best_score + 1e-9) best_score = sc, best = p;
+      for (const bool split : {false, true}) {
+        if (split && s > 2) continue;
+        std::vector<int> u = t;
+        box_params p;
+        if (!box_from(pr, u, &p, split)) continue;
+        grow(pr, &u, &p, split);
+        if (!layout(&p, s, p.nc_in * 16, kBoxPlain)) continue;
+        const double sc = score(pr, p) * (p.words ? kWordGatherGain : 1.0);
+        if (sc > best_score + 1e-9) best_score = sc, best = p;
+      }
     }
   if (best_score < 0) {
     *reason = "permute_box found no box within its shared-memory budget";

@@ -37,6 +37,17 @@
 // The gather. Where the output run's fastest dim has a tile extent of at least 16 / s elements (one
 // chunk wraps it at most once), a chunk's V elements are at L0 + i * p1 before the wrap and L0 + carry
 // + i * p1 after it: two table loads per chunk ("wide"). Otherwise each element's table entry is loaded.
+//
+// The word gather (elements of 1 and 2 bytes). The gather above moves one element per shared load,
+// which made the kernel issue-bound for bytes (about 8 of its 16 instructions per byte). Where the
+// input's fastest box dim d0 is not in the output run, the 4 / s elements of a shared word at
+// c_d0 = G g .. G g + G - 1 (G = 4 / s) belong to G output runs, at the same place in each. So a
+// thread takes a *group* of G runs (runs o, o + so, ..., so their index stride along d0) and the
+// same chunk of each: it loads V words instead of V elements, transposes them in registers (byte
+// or half permutes) and stores G chunks. It needs every shared word to hold elements of one group
+// at one place: every box dim but d0 has a shared pitch that is a multiple of 4 bytes (d0 alone in
+// the input run, or t_d0 s a multiple of 4), and the G runs' chunks start at the same alignment
+// (out_stride_d0 s a multiple of 16).
 #pragma once
 
 #include <cstdint>
@@ -97,6 +108,16 @@ struct box_params {
   int out_fast_pitch = 0;         // its linear shared pitch (spitch)
   int wide = 0;                   // 1: out_fast_t >= 16 / s (the gather's two-load path)
   int gtab_shift = 0;             // gtab entry j is stored at j + (j >> gtab_shift): log2(16 / s)
+  // The word gather (above): store items are groups x nc_out chunks; group g's first run and its
+  // runs come from box_group_of.
+  int words = 0;                  // 1: the word gather runs
+  int wg_n = 1;                   // G = 4 / s: runs per group, elements per shared word
+  int wg_lo = 1;                  // so: the output runs' index stride along d0
+  fast_div wg_lo_div;
+  int wg_cg = 1;                  // groups along d0: ceil(t_d0 / G)
+  fast_div wg_cg_div;
+  int wg_t0 = 1;                  // t_d0
+  int groups = 1;                 // runs_out / t_d0 * wg_cg
   std::int32_t in_span_bytes = 0; // bytes from the input's first element to past its last
   std::int32_t in_reach_bytes = 0;  // bytes past a tile's origin its loads may touch (both chunks)
   // Shared memory: the tile (tile_bytes), then int32 tables in_off[runs_in], in_cut[runs_in],
@@ -163,6 +184,22 @@ XPOSE_HD inline std::int32_t box_gtab_of(const box_params& p, int j) {
     j /= p.t[d];
   }
   return L;
+}
+
+// Group gi of the word gather: its first output run and how many runs it holds (G but at the end
+// of d0, where t_d0 is not a multiple of G); run t of the group is run0 + t * wg_lo.
+struct box_group {
+  int run0 = 0, members = 0;
+};
+XPOSE_HD inline box_group box_group_of(const box_params& p, int gi) {
+  const int rest = static_cast<int>(p.wg_lo_div.div(static_cast<std::uint32_t>(gi)));
+  const int lo = gi - rest * p.wg_lo;
+  const int hi = static_cast<int>(p.wg_cg_div.div(static_cast<std::uint32_t>(rest)));
+  const int c0 = p.wg_n * (rest - hi * p.wg_cg);
+  box_group g;
+  g.run0 = lo + p.wg_lo * (c0 + p.wg_t0 * hi);
+  g.members = p.wg_t0 - c0 < p.wg_n ? p.wg_t0 - c0 : p.wg_n;
+  return g;
 }
 
 // A side's run length in a tile (the full run, or its edge piece).

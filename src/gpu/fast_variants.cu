@@ -162,6 +162,9 @@ status run_permute_runs(const plan_data& pd, const void* in, void* out, CUstream
 // permute_box: 5 blocks of 256 threads per SM (48 registers with kBoxLoads = 2, no spills; shared
 // memory of 44 KiB at most allows 5). Measured against 4 and 6: box_tile.hpp, kBoxLoads.
 inline constexpr int kBoxMinBlocks = 5;
+// The word gather for bytes holds 16 gathered words and 4 chunks: at 48 registers (5 blocks) it
+// spilled 40-48 bytes of stack; 4 blocks give it 64.
+inline constexpr int kBoxWordsMinBlocks1 = 4;
 
 status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
   const auto* p = static_cast<const box_params*>(pd.kernel_params.get());
@@ -176,6 +179,15 @@ status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_
       XPOSE_CUDA_TRY(cudaGetLastError(), why);
       return status::kSuccess;
     };
+    if constexpr (sizeof(T) <= 2) {  // the word gather (box_tile.hpp), for elements of 1 and 2 bytes
+      constexpr int blocks = sizeof(T) == 1 ? kBoxWordsMinBlocks1 : kBoxMinBlocks;
+      if (p->words) switch (p->swizzle) {
+          case kBoxGranules: return launch(permute_box_kernel<T, kBoxGranules, blocks, true>);
+          case kBoxWords: return launch(permute_box_kernel<T, kBoxWords, blocks, true>);
+          default: return launch(permute_box_kernel<T, kBoxPlain, blocks, true>);
+        }
+    }
+    if (p->words) return status::kVariantNotApplicable;  // box_plan keeps the word gather to 1- and 2-byte elements
     switch (p->swizzle) {
       case kBoxGranules: return launch(permute_box_kernel<T, kBoxGranules, kBoxMinBlocks>);
       case kBoxWords:

@@ -131,17 +131,54 @@ constexpr const char* kBoxReason =
     "16-byte chunks both ways (H200 suite: the 31 i8 cases it takes at 19-55% of copy, were 7-37%; f16 16 cases "
     "at 42-69%, were 14-52%)";
 
+//
+// With the word gather (ninth session, H200 2026-11-30, both suites by name at the word gather's
+// first build, docs/performance.md "The word gather"), f16 also where permute_packed's box is under
+// 10 KiB (10 cases won, 43.9 -> 62.2, 48.3 -> 67.9, 55.1 -> 74.3, 43.0 -> 60.4, 40.4 -> 57.1, 44.1 ->
+// 56.5, 60.4 -> 69.0, 45.5 -> 52.6, 62.9 -> 66.7, 47.4 -> 50.1; one lost, 56.5 -> 50.9; boxes of
+// 15-16 KiB lost four of six, by up to 16 points) and where permute_rows moves rows of 2-byte words
+// under 2 KiB (41.9 -> 57.4, 50.9 -> 61.0, 51.0 -> 54.9; i8 rows of the kind lost, by 7-8 points).
+//
+// 4- and 8-byte elements (ninth session, H200 2026-11-30, the f32 and f64 suites by name at the
+// commit of the eighth session, docs/performance.md "permute_box for 4- and 8-byte elements"): it
+// goes ahead of permute_packed where packed moves single elements (no row-copy widening) and
+//   f32: its vectors are narrower than 16 B on a side (12 of 15 such cases won: 26.5 -> 60.2,
+//        28.4 -> 56.5, 34.9 -> 66.3, 37.7 -> 65.2, 49.5 -> 67.8, ...; lost 0.4, 3.6 and 4.6; all
+//        15 cases with 16-byte vectors both ways lost, by 7-24 points);
+//   f64: its box is 8 KiB or less (7 of 11 won, 50.8 -> 70.0, 59.3 -> 70.0, 66.0 -> 74.8, ...;
+//        lost 0.1-7.4; every larger box lost, by 5-33 points).
+// Against every other kernel (fast_tile, permute_rows, permute_runs, narrow, tiled, skew_tile) it
+// lost for f32 and f64 but for two permute_runs cases at +2 points.
+constexpr const char* kBoxReason4 =
+    "4- or 8-byte permutation whose packed boxes move single elements or are small: boxes with long runs both "
+    "ways, 16-byte chunks both ways (H200 f32 suite: 12 cases at 56-68% of copy, were 26-58%; f64 7 cases at "
+    "66-75%, were 51-69%)";
+
+const char* box_reason(const plan_data& pd) { return pd.prob.elem_bytes <= 2 ? kBoxReason : kBoxReason4; }
+
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
 // may still refuse the problem; auto then runs `chosen`).
 bool box_beats(const plan_data& pd, std::string_view chosen) {
-  constexpr std::int64_t kSmallPackedBoxBytes = 4096;
+  constexpr std::int64_t kSmallPackedBoxBytes = 4096, kSmallPackedBoxBytes2 = 10240, kSmallPackedBoxBytes8 = 8192;
+  constexpr std::int64_t kShortRowBytes2 = 2048;
   const int s = pd.prob.elem_bytes;
-  if (pd.where != backend::kGpu || s > 2) return false;
+  if (pd.where != backend::kGpu || s > 8) return false;
+  if (chosen == "permute_rows") {  // f16 rows of 2-byte words under 2 KiB (ninth session, above)
+    gpu::rows_params rows;
+    const char* reason = "";
+    return s == 2 && gpu::rows_plan(pd.prob, &rows, &reason) && rows.row_bytes < kShortRowBytes2 &&
+           gpu::rows_word_bytes(pd.prob) <= 2;
+  }
   if (chosen == "permute_packed") {
     gpu::packed_params packed;
     const char* reason = "";
-    return gpu::packed_plan(pd.prob, true, &packed, &reason) && std::int64_t{packed.volume} * s < kSmallPackedBoxBytes;
+    if (!gpu::packed_plan(pd.prob, true, &packed, &reason)) return false;
+    if (s <= 2) return std::int64_t{packed.volume} * s < (s == 1 ? kSmallPackedBoxBytes : kSmallPackedBoxBytes2);
+    if (gpu::rows_word_bytes(pd.prob) != s) return false;  // packed moves widened words
+    if (s == 4) return std::min(packed.vin, packed.vout) * s < 16;
+    return std::int64_t{packed.volume} * s <= kSmallPackedBoxBytes8;
   }
+  if (s > 2) return false;
   return (chosen == "permute_runs" && s == 1) || chosen == "tiled";
 }
 
@@ -337,7 +374,7 @@ status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_ma
       if (first) {
         first = false;
         plan_data box;
-        if (box_beats(pd, c.variant) && configured({"permute_box", kBoxReason}, &box)) {
+        if (box_beats(pd, c.variant) && configured({"permute_box", box_reason(pd)}, &box)) {
           accepted.push_back(std::move(box));
           break;
         }

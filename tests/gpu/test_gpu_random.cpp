@@ -13,6 +13,7 @@
 
 #include "common/test_util.hpp"
 #include "cpu/reference.hpp"
+#include "gpu/box_tile.hpp"
 #include "plan/problem.hpp"
 #include "xpose/xpose.hpp"
 
@@ -291,11 +292,52 @@ TEST(GpuRandom, RowCopies) {
 
 // permute_box (which realigns every run) on 2-D transposes at any alignment, random permutations
 // and row copies: 750 cases.
+// Permutations in permute_box's word gather domain (as BoxTile.WordGatherRandomPermutations): 1-
+// and 2-byte elements, the input's fastest dim not the output's, the output's fastest extent a
+// multiple of 16 / s (or under a chunk, the next one a multiple), pointers at any element offset.
+void random_word_gathers(const std::string& variant, int cases, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  int gathered = 0;
+  for (int c = 0; c < cases; ++c) {
+    const int rank = static_cast<int>(pick(2, 5)), eb = static_cast<int>(pick(1, 2));
+    xpose::permute_desc d;
+    d.elem_bytes = eb;
+    d.perm.resize(rank);
+    for (int k = 0; k < rank; ++k) d.perm[k] = k;
+    do std::shuffle(d.perm.begin(), d.perm.end(), rng);
+    while (d.perm.back() == rank - 1);
+    for (int k = 0; k < rank; ++k) d.extents.push_back(pick(2, rank <= 3 ? 21 : 7));
+    d.extents[d.perm.back()] = 16 / eb * pick(1, 4);
+    if (c % 4 == 1 && d.perm[rank - 2] != rank - 1) {
+      d.extents[d.perm[rank - 2]] = d.extents[d.perm.back()];
+      d.extents[d.perm.back()] = pick(2, 16 / eb - 1);
+    }
+    d.extents[rank - 1] = pick(2, rank > 3 ? 25 : rank == 3 ? 151 : 1201);
+    if (c % 3 == 0) {
+      d.in_strides.resize(rank);
+      std::int64_t st = 1;
+      for (int k = rank - 1; k >= 0; --k) d.in_strides[k] = st, st *= d.extents[k] + (k == rank - 1 ? 0 : pick(0, 2));
+    }
+    xpose::detail::gpu::box_params p;
+    const char* reason = "";
+    if (xpose::detail::gpu::box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason))
+      gathered += p.words;
+    const std::int64_t in_off = pick(0, 16 / eb - 1), out_off = pick(0, 16 / eb - 1);
+    const std::string err = run_case(d, eb, in_off, out_off, 12000 + c, variant);
+    ASSERT_EQ(err, "") << variant << " case " << c << " extents " << fmt::format("{}", fmt::join(d.extents, ","))
+                       << " perm " << fmt::format("{}", fmt::join(d.perm, ",")) << " elem " << eb << " offsets "
+                       << in_off << "/" << out_off << (p.words ? " (word gather)" : "");
+  }
+  EXPECT_GT(gathered, cases / 6);
+}
+
 TEST(GpuRandom, PermuteBox) {
   XPOSE_REQUIRE_GPU();
   any_alignment_transposes("permute_box", true, 20261206);
   random_permutations("permute_box", 300, 17);
   random_row_copies("permute_box", 150, 20261207);
+  random_word_gathers("permute_box", 400, 20261130);
 }
 
 // The permutation kernels by name, each on its own cases (auto picks among them).

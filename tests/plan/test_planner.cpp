@@ -300,6 +300,16 @@ TEST_F(GpuPlanner, BoxWhereItWon) {
       {{2404, 53, 54, 39}, {1, 0, 2, 3}, 1, "permute_rows"},                         // long rows
       {{925638, 29, 5}, {1, 0, 2}, 2, "permute_box"},                                // 10-byte rows
       {{7405201, 29, 5}, {1, 0, 2}, 2, "permute_packed"},  // the same (packed box of 4050 B) over 2 GiB: box refuses
+      // 4 and 8 bytes (ninth session): packed with vectors under 16 B on a side (f32) or a box of
+      // at most 8 KiB (f64), moving single elements.
+      {{13, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}, 4, "permute_box"},   // vectors 4/2
+      {{462819, 29, 5}, {1, 0, 2}, 4, "permute_box"},                             // vectors 1/1
+      {{60787, 184, 6}, {0, 2, 1}, 4, "permute_packed"},                          // vectors 4/4
+      {{10168, 5, 24, 11, 5}, {1, 2, 0, 3, 4}, 4, "permute_packed"},              // vectors 4/4
+      {{13, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}, 8, "permute_box"},   // box of 6912 B
+      {{462819, 29, 5}, {1, 0, 2}, 8, "permute_box"},                             // box of 5600 B
+      {{64, 128, 128, 64}, {0, 3, 1, 2}, 8, "permute_packed"},                    // box of 16 KiB
+      {{601, 53, 54, 39}, {1, 0, 2, 3}, 8, "permute_rows"},                       // long rows
   });
 }
 

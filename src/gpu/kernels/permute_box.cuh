@@ -48,7 +48,92 @@ __device__ __forceinline__ int box_phys_as(int L) {
   return L;
 }
 
-template <class T, int Mode, int MinBlocks>
+// The word gather's register transpose: w[i] holds element i of the group's G = 4 / S runs (run t's
+// in bytes S t .. S t + S - 1); r[t] becomes run t's 16 bytes.
+template <int S>
+__device__ __forceinline__ void box_words_to_runs(const std::uint32_t (&w)[16 / S], uint4 (&r)[4 / S]) {
+  std::uint32_t q[4][4];
+  if constexpr (S == 1) {
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {  // a 4 x 4 byte transpose of w[4k .. 4k + 3]
+      const std::uint32_t a = __byte_perm(w[4 * k], w[4 * k + 1], 0x5140), b = __byte_perm(w[4 * k], w[4 * k + 1], 0x7362);
+      const std::uint32_t c = __byte_perm(w[4 * k + 2], w[4 * k + 3], 0x5140),
+                          d = __byte_perm(w[4 * k + 2], w[4 * k + 3], 0x7362);
+      q[0][k] = __byte_perm(a, c, 0x5410), q[1][k] = __byte_perm(a, c, 0x7632);
+      q[2][k] = __byte_perm(b, d, 0x5410), q[3][k] = __byte_perm(b, d, 0x7632);
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {  // halves 0 and 1 of w[2k], w[2k + 1]
+      q[0][k] = __byte_perm(w[2 * k], w[2 * k + 1], 0x5410);
+      q[1][k] = __byte_perm(w[2 * k], w[2 * k + 1], 0x7632);
+    }
+  }
+#pragma unroll
+  for (int t = 0; t < 4 / S; ++t) r[t] = make_uint4(q[t][0], q[t][1], q[t][2], q[t][3]);
+}
+
+// The store phase with the word gather (box_tile.hpp): item u = (g, j) is chunk j of group g's
+// runs, whose chunks start at the same alignment; V words gathered, transposed in registers, and a
+// 16-byte store per run (element by element at a run's ends).
+template <class T, int Mode>
+__device__ __forceinline__ void box_store_words(const box_params& p, const unsigned char* tile, const std::int32_t* gtab,
+                                                const std::int32_t* out_off, const std::uint32_t* out_cut,
+                                                const std::int32_t* out_base, const packed_origin& o,
+                                                unsigned char* outb, std::int64_t tout, int out_mis, int out_run_bytes) {
+  constexpr int S = sizeof(T), V = 16 / S, G = 4 / S;
+  const int items = p.groups * p.nc_out;
+  for (int u = static_cast<int>(threadIdx.x); u < items; u += kBoxThreads) {
+    const int gi = static_cast<int>(p.nc_out_div.div(static_cast<std::uint32_t>(u)));
+    const int j = u - gi * p.nc_out;
+    const box_group g = box_group_of(p, gi);
+    // Runs past the tensor's edge: those of a group lie along d0, so if its first is outside, all are.
+    if (!o.full && !packed_in_bounds(o, out_cut[g.run0])) continue;
+    const std::int64_t rs0 = tout + static_cast<std::int64_t>(out_off[g.run0]) * S;
+    const int first = 16 * j - static_cast<int>((out_mis + rs0) & 15);
+    if (first >= out_run_bytes) continue;
+    const int b0 = first / S;
+    const int base = out_base[g.run0];
+    // Run t's chunk (null: the run is outside; the chunk itself may start before out); read again
+    // where it is stored, as registers are what this loop runs short of.
+    auto dst = [&](int t) -> unsigned char* {
+      const int r = g.run0 + t * p.wg_lo;
+      const bool live = t < g.members && (o.full || packed_in_bounds(o, out_cut[r]));
+      return live ? outb + (tout + static_cast<std::int64_t>(out_off[r]) * S + first) : nullptr;
+    };
+    if (first >= 0 && first + 16 <= out_run_bytes) {
+      std::uint32_t w[V];
+      if (p.wide) {
+        const box_wide gw = box_wide_of(p, gtab, base, b0, V);
+#pragma unroll
+        for (int i = 0; i < V; ++i)
+          w[i] = *reinterpret_cast<const std::uint32_t*>(
+              tile + box_phys_as<Mode>((i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch));
+      } else {
+#pragma unroll
+        for (int i = 0; i < V; ++i)
+          w[i] = *reinterpret_cast<const std::uint32_t*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, b0 + i)]));
+      }
+      uint4 r[G];
+      box_words_to_runs<S>(w, r);
+#pragma unroll
+      for (int t = 0; t < G; ++t)
+        if (unsigned char* d = dst(t)) *reinterpret_cast<uint4*>(d) = r[t];
+    } else {
+#pragma unroll
+      for (int i = 0; i < V; ++i) {
+        const int b = b0 + i;
+        if (b < 0 || b * S >= out_run_bytes) continue;
+        const int at = box_phys_as<Mode>(base + gtab[box_gtab_index(p, b)]);
+#pragma unroll
+        for (int t = 0; t < G; ++t)
+          if (unsigned char* d = dst(t)) reinterpret_cast<T*>(d)[i] = *reinterpret_cast<const T*>(tile + at + t * S);
+      }
+    }
+  }
+}
+
+template <class T, int Mode, int MinBlocks, bool Words = false>
 __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     permute_box_kernel(const T* __restrict__ in, T* __restrict__ out, box_params p) {
   constexpr int S = sizeof(T), V = 16 / S;
@@ -138,6 +223,9 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     __syncthreads();  // every thread has read next_origin
     if (tid == 0 && tile_id + gridDim.x < tiles) next_origin = packed_origin_of(p, tile_id + gridDim.x);
 
+    if constexpr (Words) {
+      box_store_words<T, Mode>(p, tile, gtab, out_off, out_cut, out_base, o, outb, tout, out_mis, out_run_bytes);
+    } else {
     for (int u = tid; u < store_items; u += kBoxThreads) {
       const int r = static_cast<int>(p.nc_out_div.div(static_cast<std::uint32_t>(u)));
       const int j = u - r * p.nc_out;
@@ -177,6 +265,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
             c[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, b)]));
         }
       }
+    }
     }
     __syncthreads();  // the next tile reuses the rows; publishes next_origin
   }
