@@ -261,8 +261,8 @@ TEST_F(GpuPlanner, OddFastestDimsGoToPermuteRuns) {
       {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 1, "permute_box"},  // bytes: box beat runs
       {{817, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 8, "permute_runs"},
       {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 16, "permute_packed"},  // 16-byte elements
-      {{13, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}, 4, "permute_packed"},    // output runs of 9
-      {{683, 11, 25, 21, 17}, {4, 0, 1, 2, 3}, 8, "permute_packed"},               // packed's runs are long
+      {{13, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}, 4, "permute_box"},  // output runs of 9: box beat packed
+      {{683, 11, 25, 21, 17}, {4, 0, 1, 2, 3}, 8, "permute_box"},  // packed's runs are long, but its box is 8 KiB
       {{64, 64, 128, 128}, {0, 2, 3, 1}, 4, "permute_packed"},                      // vectors both ways
   });
 }
