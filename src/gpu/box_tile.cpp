@@ -177,6 +177,16 @@ bool box_from(const problem& pr, const std::vector<int>& t, box_params* out, boo
   p.nc_out = (p.run_out * s + 16 - s + 15) / 16;
   p.nc_in_div = fast_div(static_cast<std::uint32_t>(p.nc_in));
   p.nc_out_div = fast_div(static_cast<std::uint32_t>(p.nc_out));
+  // Run starts: the tile origin's steps along every tiled dim and the run offsets along every box
+  // dim outside the output run, all whole 16-byte steps.
+  p.out_aligned = 1;
+  for (int k = 0; k < pr.rank; ++k) {
+    const bool in_run = std::find(out_order.begin(), out_order.begin() + p.out_run_dims, k) != out_order.begin() + p.out_run_dims;
+    if (p.ntiles[k] > 1 && std::int64_t{p.t[k]} * p.out_stride[k] * s % 16 != 0) p.out_aligned = 0;
+    if (p.t[k] > 1 && !in_run && p.out_stride[k] * s % 16 != 0) p.out_aligned = 0;
+  }
+  p.nc_out_aligned = (p.run_out * s + 15) / 16;
+  p.nc_out_aligned_div = fast_div(static_cast<std::uint32_t>(p.nc_out_aligned));
   p.gtab_shift = log2_of(16 / s);
   p.gtab_len = box_gtab_index(p, p.run_out - 1) + 1;
   *out = p;
@@ -335,7 +345,8 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
   // group g's runs, V words. The output runs' misalignments are those of tile 0 for a 16-byte
   // aligned output.
   const int s = elem_bytes, V = 16 / s, width = p.words ? 4 : s;
-  const int store_items = p.groups * p.nc_out;
+  const box_chunks nc = box_out_chunks(p, 0);
+  const int store_items = p.groups * nc.n;
   const box_tables tb = box_tables_of(p);
   auto gtab_byte = [&](int j) { return p.tile_bytes + 4 * (tb.gtab + box_gtab_index(p, j)); };
   for (int w0 = 0; w0 < store_items && w0 < kSample * model::kWarpSize; w0 += model::kWarpSize) {
@@ -344,7 +355,7 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
       const int u = w0 + l;
       run[l] = -1;
       if (u >= store_items) continue;
-      const int item = u / p.nc_out, j = u - item * p.nc_out;
+      const int item = u / nc.n, j = u - item * nc.n;
       const int o = p.words ? box_group_of(p, item).run0 : item;
       const box_run br = box_run_of(p, false, o);
       run[l] = o;

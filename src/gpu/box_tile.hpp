@@ -99,6 +99,11 @@ struct box_params {
   int nc_in = 1;                  // 16-byte chunks of a shared row (run_in * s, rounded up)
   int nc_out = 1;                 // 16-byte output chunks an output run can touch, at any alignment
   fast_div nc_in_div, nc_out_div;
+  // Every output run of every tile starts on a 16-byte boundary from the pointer (box_out_chunks):
+  // with an aligned pointer the store phase walks only the run's own chunks.
+  int out_aligned = 0;
+  int nc_out_aligned = 1;
+  fast_div nc_out_aligned_div;
   int row_bytes = 16;             // P: a multiple of max(4, s), at least run_in * s
   int swizzle = kBoxPlain;        // box_swizzle
   int vec_rows = 1;               // 1: rows are whole 16-byte granules (P % 16 == 0, no word swizzle):
@@ -184,6 +189,19 @@ XPOSE_HD inline std::int32_t box_gtab_of(const box_params& p, int j) {
     j /= p.t[d];
   }
   return L;
+}
+
+// The output chunks per run the store phase walks, and their divisor: nc_out, or the run's own
+// chunks where every run starts aligned (out_aligned) and so does the pointer. nc_out keeps a chunk
+// for a misaligned start; at 128 runs of 256 B (the i8 reversals' boxes) that chunk made the last
+// of 9 (words: 3) rounds of the block's store loop a single warp's.
+struct box_chunks {
+  int n;
+  fast_div div;
+};
+XPOSE_HD inline bool box_out_exact(const box_params& p, int out_mis) { return out_mis == 0 && p.out_aligned; }
+XPOSE_HD inline box_chunks box_out_chunks(const box_params& p, int out_mis) {
+  return box_out_exact(p, out_mis) ? box_chunks{p.nc_out_aligned, p.nc_out_aligned_div} : box_chunks{p.nc_out, p.nc_out_div};
 }
 
 // Group gi of the word gather: its first output run and how many runs it holds (G but at the end

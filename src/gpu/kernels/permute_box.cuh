@@ -13,7 +13,7 @@
 //      Chunks at or past the run's end (la elements at the tensor's edge) and runs outside an edge
 //      tile are skipped; loads never leave the input's span (load_chunk).
 //      A tile wholly inside the input (all but the first and last few) loads without bounds checks.
-//   2. Store: item u = (o, j), o = u / nc_out, is the j-th aligned 16-byte chunk of output run o;
+//   2. Store: item u = (o, j), o = u / nc (box_out_chunks), is the j-th aligned 16-byte chunk of output run o;
 //      element b of the run is the shared element at out_base[o] + gtab[b] (linear; the swizzle
 //      applied). Where the output run's fastest dim is at least a chunk long ("wide"), a chunk
 //      that does not wrap it reads its elements one pitch apart from one table entry, a chunk
@@ -82,10 +82,15 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
                                                 const std::int32_t* out_base, const packed_origin& o,
                                                 unsigned char* outb, std::int64_t tout, int out_mis, int out_run_bytes) {
   constexpr int S = sizeof(T), V = 16 / S, G = 4 / S;
-  const int items = p.groups * p.nc_out;
+  // box_out_chunks, its divisor read from the parameters at each use (held in registers, it
+  // spilled 8 bytes of the f16 kernel at 48 registers).
+  const bool exact = box_out_exact(p, out_mis);
+  const int nc = exact ? p.nc_out_aligned : p.nc_out;
+  const int items = p.groups * nc;
   for (int u = static_cast<int>(threadIdx.x); u < items; u += kBoxThreads) {
-    const int gi = static_cast<int>(p.nc_out_div.div(static_cast<std::uint32_t>(u)));
-    const int j = u - gi * p.nc_out;
+    const auto uu = static_cast<std::uint32_t>(u);
+    const int gi = static_cast<int>(exact ? p.nc_out_aligned_div.div(uu) : p.nc_out_div.div(uu));
+    const int j = u - gi * nc;
     const box_group g = box_group_of(p, gi);
     // Runs past the tensor's edge: those of a group lie along d0, so if its first is outside, all are.
     if (!o.full && !packed_in_bounds(o, out_cut[g.run0])) continue;
@@ -171,7 +176,8 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   auto* outb = reinterpret_cast<unsigned char*>(out);
   const int in_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(in) & 15);
   const int out_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) & 15);
-  const int load_items = p.runs_in * p.nc_in, store_items = p.runs_out * p.nc_out;
+  const box_chunks nc_out = box_out_chunks(p, out_mis);
+  const int load_items = p.runs_in * p.nc_in, store_items = p.runs_out * nc_out.n;
   for (std::uint32_t tile_id = blockIdx.x; tile_id < tiles; tile_id += gridDim.x) {
     const packed_origin o = next_origin;
     const int run_bytes = S * box_run_length(o, p.run_in, p.in_unit, p.in_lim);
@@ -227,8 +233,8 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
       box_store_words<T, Mode>(p, tile, gtab, out_off, out_cut, out_base, o, outb, tout, out_mis, out_run_bytes);
     } else {
     for (int u = tid; u < store_items; u += kBoxThreads) {
-      const int r = static_cast<int>(p.nc_out_div.div(static_cast<std::uint32_t>(u)));
-      const int j = u - r * p.nc_out;
+      const int r = static_cast<int>(nc_out.div.div(static_cast<std::uint32_t>(u)));
+      const int j = u - r * nc_out.n;
       if (!o.full && !packed_in_bounds(o, out_cut[r])) continue;
       const std::int64_t rs = tout + static_cast<std::int64_t>(out_off[r]) * S;
       const int first = 16 * j - static_cast<int>((out_mis + rs) & 15);  // the chunk's first byte, from the run's
