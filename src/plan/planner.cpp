@@ -128,8 +128,9 @@ bool rows_beat_boxes(const plan_data& pd) {
 // all at i8, Nsight Compute), so 4- to 16-byte elements were not measured against it.
 constexpr const char* kBoxReason =
     "1- or 2-byte permutation whose boxes elsewhere are small: boxes with runs of 128 B and more both ways, "
-    "16-byte chunks both ways (H200 suite: the 31 i8 cases it takes at 19-55% of copy, were 7-37%; f16 16 cases "
-    "at 42-69%, were 14-52%)";
+    "16-byte chunks both ways, f16 and byte groups gathered as words where the layout allows (H200 suites, "
+    "ninth session: the 31 i8 cases it takes at 19-58% of copy, were 7-37% before it; 30 f16 cases at 43-75%, "
+    "were 14-63%)";
 
 //
 // With the word gather (ninth session, H200 2026-11-30, both suites by name at the word gather's

@@ -1,5 +1,6 @@
-// Aligned 16-byte chunks of a byte array at any misalignment: the two device helpers permute_rows
-// and permute_box share (load a chunk inside the array's span, shift 32 bytes down to any byte).
+// Aligned 16-byte chunks of a byte array at any misalignment: the device helpers permute_rows
+// and permute_box share (load a chunk inside the array's span, shift 32 bytes down to any byte,
+// copy an aligned chunk to shared memory asynchronously).
 #pragma once
 
 #include <cstdint>
@@ -29,5 +30,14 @@ __device__ __forceinline__ uint4 funnel_down(const uint4& lo, const uint4& hi, i
   return make_uint4(__funnelshift_r(b[0], b[1], sh), __funnelshift_r(b[1], b[2], sh), __funnelshift_r(b[2], b[3], sh),
                     __funnelshift_r(b[3], b[4], sh));
 }
+
+// An asynchronous copy of the aligned 16 bytes at src into shared memory at dst (cp.async, L2
+// only), and the wait for every copy this thread has issued: no register holds the data, so a
+// thread can have all of its chunks in flight at once.
+__device__ __forceinline__ void copy_chunk_async(void* dst, const void* src) {
+  const auto s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src) : "memory");
+}
+__device__ __forceinline__ void wait_chunks_async() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 
 }  // namespace xpose::detail::gpu

@@ -10,26 +10,38 @@
 //      16k and, when the run's bytes go past it, the next one, shifted down by the byte's
 //      misalignment (funnel_down), and is stored as one 16-byte vector. Consecutive threads take
 //      consecutive chunks of a run; each thread issues kBoxLoads items' loads before storing any.
+//      A chunk already aligned (in a tile inside the input, rows of whole chunks) goes straight to
+//      its row by cp.async instead (copy_chunk_async): no register holds it, so all of a thread's
+//      aligned chunks are in flight at once (H200 2026-11-30, the suites by name: mean +0.1 / +0.35
+//      points for i8 / f16, +8 on i8 [721600,124,3,1] and [88,12,5,21,6,20,20], +13 on f16
+//      [44,12,5,21,6,20,20], two f16 cases 2.5 and 4.3 down; results/box-async-*).
 //      Chunks at or past the run's end (la elements at the tensor's edge) and runs outside an edge
 //      tile are skipped; loads never leave the input's span (load_chunk).
 //      A tile wholly inside the input (all but the first and last few) loads without bounds checks.
-//   2. Store: item u = (o, j), o = u / nc (box_out_chunks), is the j-th aligned 16-byte chunk of output run o;
-//      element b of the run is the shared element at out_base[o] + gtab[b] (linear; the swizzle
-//      applied). Where the output run's fastest dim is at least a chunk long ("wide"), a chunk
-//      that does not wrap it reads its elements one pitch apart from one table entry, a chunk
-//      that does from two (box_wide_of); otherwise every element's entry is loaded. Chunks inside
-//      the run are one 16-byte store, the (at most two) at its ends are written element by element.
+//   2. Store: item u = (o, j), o = u / nc (box_out_chunks), is the j-th aligned 16-byte chunk of
+//      output run o; element b of the run is the shared element at out_base[o] + gtab[b] (linear;
+//      the swizzle applied). Where the output run's fastest dim is at least a chunk long ("wide"),
+//      a chunk that does not wrap it reads its elements one pitch apart from one table entry, a
+//      chunk that does from two (box_wide_of); otherwise every element's entry is loaded. Chunks
+//      inside the run are one 16-byte store, the (at most two) at its ends are written element by
+//      element. With the word gather (p.words, 1- and 2-byte elements: box_store_words), item u =
+//      (g, j) is chunk j of a group of 4 / s runs, gathered as words.
 //
 // What limits it (H200, Nsight Compute, 2026-11-30, [2048,256,512] perm 2,1,0 i8 at 45-59% of
-// copy): instructions. The gather costs about 8 per byte (address, swizzle, a byte load and its
-// merge into the vector), the load phase and the items' index arithmetic as much again: 16
-// instructions per byte in all, the issue slots 61% busy with 35% of cycles lacking an eligible
-// warp at 4 blocks of 256 threads per SM (64 registers; 5 blocks since, see kBoxLoads). Removing
-// the gather's bank conflicts (2.4 wavefronts per shared load with granule swizzles only, 1.0-1.2
-// with word swizzles) and its per-element table loads moved the median of the i8 suite by a point.
+// copy), before the word gather: instructions. The gather cost about 8 per byte (address, swizzle,
+// a byte load and its merge into the vector), the load phase and the items' index arithmetic as
+// much again: 16 instructions per byte in all, the issue slots 61% busy with 35% of cycles lacking
+// an eligible warp at 4 blocks of 256 threads per SM. Removing the gather's bank conflicts (2.4
+// wavefronts per shared load with granule swizzles only, 1.0-1.2 with word swizzles) and its
+// per-element table loads moved the median of the i8 suite by a point.
+// With the word gather (ninth session): 10.4 instructions per byte, issue slots 50% busy, 47% of
+// cycles without an eligible warp, DRAM at 48% (ncu's clocks): latency, not instructions. The
+// case ran at 64% of copy before and after, as did the i8 reversals of rank 4 to 8 (62-65%) and
+// f16's (72-75%); walking only a run's own chunks (box_out_chunks) and the asynchronous loads did
+// not move them either. Not found yet.
 //
 // Launch geometry: block kBoxThreads; grid min(tiles, resident blocks), each block looping;
-// dynamic shared memory p.smem_bytes.
+// dynamic shared memory p.smem_bytes (5 blocks per SM; 4 for the byte word gather, fast_variants.cu).
 #pragma once
 
 #include <cstdint>
@@ -206,6 +218,10 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
         const std::int32_t s0 = tin + in_off[r] + 16 * k;  // the run's byte 16k, from in
         const int m = (in_mis + s0) & 15;
         const std::int32_t a = s0 - m;
+        if (m == 0 && inside && p.vec_rows) {  // an aligned chunk as it stands: straight to its row
+          copy_chunk_async(tile + box_phys_as<Mode>(r * p.row_bytes + 16 * k), inb + a);
+          continue;
+        }
         lo[i] = load(a);
         hi[i] = m + (left < 16 ? left : 16) > 16 ? load(a + 16) : lo[i];
         mis[i] = m;
@@ -226,6 +242,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
         }
       }
     }
+    wait_chunks_async();
     __syncthreads();  // every thread has read next_origin
     if (tid == 0 && tile_id + gridDim.x < tiles) next_origin = packed_origin_of(p, tile_id + gridDim.x);
 
