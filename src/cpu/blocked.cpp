@@ -762,14 +762,16 @@ blocked_nest make_nest(const problem& p) {
   auto fits = [&](i64 bytes, i64 f, i64 other) {
     return bytes * f <= kMaxChainBytes && bytes * f * other <= kMaxChainTileBytes;
   };
+  // overshoot: whether a dim may be taken whole when that takes the chain past twice its target
+  // (else it is split at the smallest block that reaches the target; see below).
   auto grow = [&](std::array<loop_dim, kMaxRank>& chain, int& rank, i64 loop_dim::*stride, i64 bytes, i64 target,
-                  i64 other, i64& split_extent, i64& split_stride) {
+                  i64 other, i64& split_extent, i64& split_stride, bool overshoot) {
     while ((both_short || (j_only && stride == &loop_dim::in_stride)) && bytes < target) {
       int k = 0;
       while (k < r && d[k].*stride != bytes) ++k;
       // (The blocks' index of a split i link stays an outer loop: its last block may be clipped.)
       if (k == r || (i_split_stride && d[k].out_stride == i_split_stride)) break;
-      if (fits(bytes, d[k].extent, other)) {
+      if (fits(bytes, d[k].extent, other) && (overshoot || bytes * d[k].extent <= 2 * target)) {
         bytes *= d[k].extent;
         chain[rank++] = take(k);
         continue;
@@ -788,13 +790,36 @@ blocked_nest make_nest(const problem& p) {
     }
     return bytes;
   };
-  const i64 i_bytes = grow(n.i_chain, n.i_chain_rank, &loop_dim::out_stride, n.i.extent * n.elem, kChainOutBytes,
-                           std::min(n.j.extent, std::max<i64>(1, kChainInBytes / n.elem)), n.i_split_extent,
-                           i_split_stride);
-  grow(n.j_chain, n.j_chain_rank, &loop_dim::in_stride, n.j.extent * n.elem,
-       both_short ? kChainInBytes : kJOnlyChainInBytes,
-       n.i_chain_rank ? i_bytes / n.elem : std::min(n.i.extent, std::max<i64>(1, kChainOutBytes / n.elem)),
-       n.j_split_extent, j_split_stride);
+  // Both chains, the i chain allowed or not to overshoot its target by taking a long dim whole
+  // (else a block of it). For 1- and 2-byte elements the plan without overshoot is kept where it
+  // gives the j chain at least 4 times the length: the budget of the tile then goes to longer
+  // input rows. The reversals of small power-of-two extents took a dim of 8-16 whole, an i chain
+  // of 1 KiB for a target of 256 B, and left input rows of 32-64 B. GB/s, two interleaved rounds
+  // (docs/cpu.md "Ninth session"): i8 [16,8,8,8,8,8,16,32] reversal 5.4, 5.2 -> 7.2, 6.5 (j chain
+  // x2 -> x8); [64,16,16,16,16,64] reversal 4.1, 6.4 -> 10.2, 10.3 (x1 -> x4); f16 [32,16,16,16,
+  // 16,64] 9.4, 10.2 -> 13.0, 12.6; [8,8,8,8,8,8,16,32] 5.4, 5.4 -> 7.0, 7.2; [12,7,19,17,3,14,21,
+  // 5] perm 7,6,0,4,3,2,5,1 4.6, 5.1 -> 6.3, 6.1 (x3 -> x21). Where the j chain grew less the
+  // smaller i chain only shrank the tile: i8 [24,7,19,17,3,14,21,5] (x7 -> x21) 4.5 -> 2.6,
+  // [1612,7,6,9,22,10,2] (x10 both) 7.9 -> 4.4, f16 [806,7,6,9,22,10,2] 13.5 -> 7.3; and for 4- to
+  // 16-byte elements it lost everywhere (f32 [4,8,8,8,8,8,16,32] 15.0 -> 11.3, f64 [408,8,6,18,19,
+  // 5] perm 2,5,0,4,3,1 24.7 -> 16.9).
+  constexpr i64 kShortChainGain = 4;
+  const auto d0 = d;
+  const int r0 = r;
+  const blocked_nest n0 = n;
+  auto chains = [&](bool overshoot) {
+    d = d0, r = r0, n = n0, i_split_stride = j_split_stride = 0;
+    const i64 i_bytes = grow(n.i_chain, n.i_chain_rank, &loop_dim::out_stride, n.i.extent * n.elem, kChainOutBytes,
+                             std::min(n.j.extent, std::max<i64>(1, kChainInBytes / n.elem)), n.i_split_extent,
+                             i_split_stride, overshoot);
+    grow(n.j_chain, n.j_chain_rank, &loop_dim::in_stride, n.j.extent * n.elem,
+         both_short ? kChainInBytes : kJOnlyChainInBytes,
+         n.i_chain_rank ? i_bytes / n.elem : std::min(n.i.extent, std::max<i64>(1, kChainOutBytes / n.elem)),
+         n.j_split_extent, j_split_stride, true);
+    return n.j_chain_count();
+  };
+  const i64 j_with = chains(true);
+  if (n.elem <= 2 && chains(false) < kShortChainGain * j_with) chains(true);
   // Innermost outer loop = smallest input stride: consecutive tiles read neighbouring lines (and
   // pages) of the input, which the hardware prefetchers follow; the output side is streamed.
   finish_outer([](const loop_dim& x, const loop_dim& y) { return x.in_stride > y.in_stride; });

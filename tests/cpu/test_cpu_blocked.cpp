@@ -435,6 +435,29 @@ TEST(CpuBlockedNest, LongChainDimsAreSplitIntoBlocks) {
   EXPECT_EQ(b.outer[b.j_split].in_stride, 85 * 2 * 4);
 }
 
+// An i chain that would overshoot its target by taking a long dim whole takes a block of it
+// instead, for 1- and 2-byte elements, where that lets the j chain grow at least 4 times longer
+// (make_nest, "kShortChainGain").
+TEST(CpuBlockedNest, ShortElementsTradeIChainForJChain) {
+  namespace c = xpose::detail::cpu;
+  // i8 [16,8,8,16,32] reversal: i = 16 B; the 8 takes it to 128 B, the next 8 whole would reach
+  // 1 KiB for a 256 B target. A block of 2 (256 B) leaves the j chain 8 x 32 B instead of 2 x.
+  const auto a = c::make_nest(normalized(pdesc({16, 8, 8, 16, 32}, {4, 3, 2, 1, 0}, 1)));
+  ASSERT_EQ(a.k, c::blocked_nest::kind::kTiles);
+  EXPECT_EQ(a.i.extent, 16);
+  EXPECT_EQ(a.j.extent, 32);
+  EXPECT_EQ(a.i_chain_count(), 16);
+  EXPECT_EQ(a.j_chain_count(), 8);
+  EXPECT_EQ(a.i_split_extent, 8);  // the block of the second 8
+  // The same layout in f32 keeps the whole dim (smaller i chains lost there).
+  const auto b = c::make_nest(normalized(pdesc({4, 8, 8, 16, 32}, {4, 3, 2, 1, 0}, 4)));
+  EXPECT_EQ(b.i_chain_count(), 64);
+  // Where the j chain cannot gain 4 times, bytes keep the whole dim too: the input's fastest dim is
+  // continued by nothing (the 7 goes to the output's side).
+  const auto d = c::make_nest(normalized(pdesc({1612, 7, 6, 9, 22, 10, 2}, {6, 0, 5, 3, 1, 2, 4}, 1)));
+  EXPECT_EQ(d.i_chain_count(), 42);
+}
+
 // ------------------------------------------------------------------------------------------------
 // 2-D transposes.
 
@@ -604,6 +627,8 @@ TEST(CpuBlocked, SplitChainDims) {
       {{9, 2, 113, 7, 61}, {0, 4, 3, 2, 1}},
       {{3, 8, 5, 7, 6, 127, 11}, {6, 2, 1, 5, 0, 4, 3}},
       {{23, 4, 7, 3, 41, 2}, {5, 1, 3, 4, 0, 2}},
+      {{16, 8, 8, 16, 32}, {4, 3, 2, 1, 0}},  // bytes: the i chain's block (ShortElementsTradeIChainForJChain)
+      {{16, 8, 7, 16, 32}, {4, 3, 2, 1, 0}},  // the same block clipped (7 = 2 + 2 + 2 + 1)
   };
   for (const auto& c : cases)
     for (int eb : kElemSizes)
