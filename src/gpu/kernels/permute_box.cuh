@@ -94,8 +94,8 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
                                                 const std::int32_t* out_base, const packed_origin& o,
                                                 unsigned char* outb, std::int64_t tout, int out_mis, int out_run_bytes) {
   constexpr int S = sizeof(T), V = 16 / S, G = 4 / S;
-  // box_out_chunks, its divisor read from the parameters at each use (held in registers, it
-  // spilled 8 bytes of the f16 kernel at 48 registers).
+  // box_out_chunks, its divisor read from the parameters at each use, to spare registers (the f16
+  // kernel, at 48, spills one word: a store and a load per tile).
   const bool exact = box_out_exact(p, out_mis);
   const int nc = exact ? p.nc_out_aligned : p.nc_out;
   const int items = p.groups * nc;
