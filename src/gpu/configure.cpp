@@ -2,6 +2,8 @@
 // the block the caller asked for (or the variant's default) and fills the grid.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "gpu/box_tile.hpp"
 #include "gpu/geometry.hpp"
 #include "gpu/kernels/tile_shapes.hpp"
@@ -188,6 +190,64 @@ status configure_skew_tile(plan_data& pd, std::string* why) {
   }
   pd.launch.block_y = 1;
   pd.launch.grid_z = pd.mat.batch;
+  return status::kSuccess;
+}
+
+namespace {
+
+template <int S>
+void tma_tile_grid(plan_data& pd) {
+  using sh = tma_tile_shape<S>;
+  const std::int64_t tiles =
+      ceil_div(pd.mat.rows, sh::kNpo * 128 / S) * ceil_div(pd.mat.cols, sh::kNpi * 128 / S) * pd.mat.batch;
+  // Persistent: kBlocksPerSm blocks per SM, or one per tile when there are fewer tiles.
+  pd.launch.grid_x = std::min<std::int64_t>(tiles, std::int64_t{sh::kBlocksPerSm} * pd.device.sm_count);
+  pd.launch.grid_y = pd.launch.grid_z = 1;
+  pd.launch.block_x = sh::kThreads;
+  pd.launch.smem_bytes = (sh::kStages + sh::kOutBufs) * tma_tile_bytes<S>() + 1024;
+  pd.launch_note = fmt::format("tiles of {}x{} elements, {} stages, {} blocks per SM, bands of {} tile rows",
+                               sh::kNpo * 128 / S, sh::kNpi * 128 / S, sh::kStages, sh::kBlocksPerSm, sh::kGroup);
+}
+
+}  // namespace
+
+// The bulk tensor copy engine: compute capability 9.0 and up, 16-byte units everywhere, one batch
+// dim (a 3-D tensor map), 32-bit coordinates.
+status configure_tma_tile(plan_data& pd, std::string* why) {
+  if (pd.device.cc_major < 9)
+    return fail(status::kVariantNotApplicable, why,
+                fmt::format("tma_tile needs the bulk tensor copy engine of compute capability 9.0 or newer (this "
+                            "device: {}.{})",
+                            pd.device.cc_major, pd.device.cc_minor));
+  if (status s = check_single_batch_dim(pd, "tma_tile", why); s != status::kSuccess) return s;
+  const int S = pd.prob.elem_bytes;
+  const auto& m = pd.mat;
+  if ((m.ld_in * S) % 16 || (m.ld_out * S) % 16 || (m.batch > 1 && ((m.bs_in * S) % 16 || (m.bs_out * S) % 16)))
+    return fail(status::kMisaligned, why,
+                fmt::format("tma_tile's tensor maps need leading dimensions and batch strides in whole 16-byte "
+                            "units (ld_in {}, ld_out {}, batch strides {}/{}, {}-byte elements)",
+                            m.ld_in, m.ld_out, m.bs_in, m.bs_out, S));
+  // The engine clips a store's out-of-range part at 16-byte granularity along the contiguous dim:
+  // with output rows of a length that is not whole 16-byte units it would write up to 15 bytes of
+  // a padded output's padding (seen on the H200: GpuRandom.TmaTileAligned).
+  if ((m.rows * S) % 16)
+    return fail(status::kVariantNotApplicable, why,
+                fmt::format("tma_tile writes whole 16-byte units of each output row: {} rows of {}-byte elements "
+                            "are not",
+                            m.rows, S));
+  const std::int64_t units = S < 8 ? 1 : S / 8, lim = std::int64_t{1} << 31;
+  if (m.cols * units >= lim || m.rows * units >= lim || m.batch >= lim)
+    return fail(status::kVariantNotApplicable, why,
+                "tma_tile's coordinates are 32-bit: rows, columns (in 8-byte units for 16-byte elements) and the "
+                "batch must be under 2^31");
+  switch (S) {
+    case 1: tma_tile_grid<1>(pd); break;
+    case 2: tma_tile_grid<2>(pd); break;
+    case 4: tma_tile_grid<4>(pd); break;
+    case 8: tma_tile_grid<8>(pd); break;
+    default: tma_tile_grid<16>(pd); break;
+  }
+  pd.align_bytes = 16;
   return status::kSuccess;
 }
 

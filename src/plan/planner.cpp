@@ -8,6 +8,8 @@
 
 #include "dispatch/registry.hpp"
 #include "gpu/box_tile.hpp"     // plain C++: the box planners the rules below compare
+#include "gpu/geometry.hpp"
+#include "gpu/kernels/tile_shapes.hpp"
 #include "gpu/packed_tile.hpp"
 #include "gpu/rows_copy.hpp"
 #include "gpu/runs_tile.hpp"
@@ -221,6 +223,28 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // 40000 x 64 (2.5 MB) 45.4 / 78.7 / 60.1. Not below 64 (idle lane groups: 48 x 10^7 41.2 vs
       // packed 70.4) nor for short matrices (256 x 384 batches 65.6 vs packed 72.0); 128 rows already
       // go to reg_tile below (89.9% at 128 x 2e6).
+      // tma_tile (bulk tensor copies, tiles claimed in order; tenth session) against the kernel auto
+      // ran before it, H200 2026-11-30 (docs/performance.md "tma_tile"), % of copy, 1/2/4/8/16 B:
+      //   16384^2 94.4/96.1/96.3/95.2/90.6 vs 90.4/88.1/91.2/87.5/88.5; 10000^2 77.8/95.6/96.1/96.2/94.7
+      //   vs 67.2/76.3/81.8/86.9/93.0; 8192^2 91.1/92.8/94.4/97.2/95.0 vs 83.1/89.1/87.0/93.9/89.1;
+      //   4096 x 256x384 86.8/97.8/97.9/98.6/99.2 vs 72.1/96.7/98.2/99.2/99.7 (a tie from 2 bytes up);
+      //   but 4096^2 57.8/82.3/92.0/94.6/94.9 vs 75.2/91.8/92.3/94.2/94.0 and 1024^2 59-81 vs 66-93:
+      //   below 64 MiB a block gets too few tiles to fill its pipeline. Short sides (<= 64) were not
+      //   measured; they keep their kernels. Matrices that fill less than 3/4 of their tiles lose:
+      //   [64,32,1024,128] perm 0,1,3,2 i8 (1024 x 128 matrices in 128 x 256 tiles) 60.4 vs reg_tile
+      //   92.5; 4096 x 256x384 i8 (3/4 full) still won, 86.8 vs 72.1. Permutations with a batch dim
+      //   (suite, same run): [5256,8,14,19,6] perm 2,3,4,1,0 f32/f64 85.8/88.3 vs 75.7/82.0 (best
+      //   other kernel), [90,163,56,81] perm 2,3,1,0 f64 79.1 vs 76.7, reversals [N,256,512] i8 /
+      //   f16 / f32 83.4 / 85.7 / 89.3 vs 80.2 / 84.2 / 87.1; but f64 / c128 90.1 / 91.0 vs fast_tile
+      //   92.0 / 92.5 and [90,163,56,81] c128 88.2 vs 88.8 (losses kept: no feature separates them).
+      constexpr std::int64_t kTmaMinBytes = std::int64_t{64} << 20;
+      int tma_tr = 0, tma_tc = 0;
+      gpu::tma_tile_dims(s, &tma_tr, &tma_tc);
+      const double tma_fill = static_cast<double>(m.rows) * m.cols /
+                              (static_cast<double>(gpu::ceil_div(m.rows, tma_tr) * tma_tr) * (gpu::ceil_div(m.cols, tma_tc) * tma_tc));
+      if (m.batch_rank <= 1 && short_side > 64 && pd.prob.count() * s >= kTmaMinBytes && tma_fill >= 0.75)
+        c.push_back({"tma_tile", "2-D transpose of 64 MiB or more: bulk tensor copies through swizzled tiles, tiles "
+                                 "claimed in order (H200 16384^2: 90.6-96.3% of copy vs 87.5-91.2% before)"});
       constexpr std::int64_t kRegTileMinBytes = 4 << 20, kRegTile64LongSide = 16384;
       if (s == 1 && pd.prob.count() > kRegTileMinBytes &&
           ((m.rows == 64 && m.cols >= kRegTile64LongSide) || (m.cols == 64 && m.rows >= kRegTile64LongSide)))

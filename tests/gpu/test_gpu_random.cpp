@@ -3,6 +3,7 @@
 // each permutation kernel by name),
 // against the CPU reference. Each case poisons the whole output span first and compares all of
 // it, so a write outside the logical region (the padding of a strided output) fails the case.
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -136,7 +137,8 @@ TEST(GpuRandom, PermuteRunsAnyAlignment) {
 // vectors (what reg_tile needs), with row counts that take every stacking of its warps
 // (reg_tile_stack: 1-byte matrices of up to 64, 128, 256 rows and more), 64-column matrices
 // (reg_tile_lanes) and partial blocks.
-void aligned_transposes(const std::string& variant, std::uint64_t seed) {
+// whole_rows: three cases in four round the row count up to whole vectors (tma_tile refuses others).
+void aligned_transposes(const std::string& variant, std::uint64_t seed, bool whole_rows = false) {
   std::mt19937_64 rng(seed);
   const int sizes[] = {1, 1, 1, 2, 4, 8, 16};
   auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
@@ -150,6 +152,7 @@ void aligned_transposes(const std::string& variant, std::uint64_t seed) {
       d.cols = 64;
       d.rows = pick(257, 3000);
     }
+    if (whole_rows && c % 4 != 3) d.rows = whole(d.rows);
     if (c % 2 == 0 || d.cols % v) d.ld_in = whole(d.cols) + (c % 2 == 0 ? v * pick(0, 3) : 0);
     if (c % 3 == 0 || d.rows % v) d.ld_out = whole(d.rows) + (c % 3 == 0 ? v * pick(0, 3) : 0);
     if (c % 5 == 1) {
@@ -166,6 +169,74 @@ void aligned_transposes(const std::string& variant, std::uint64_t seed) {
 TEST(GpuRandom, RegTileAligned) {
   XPOSE_REQUIRE_GPU();
   aligned_transposes("reg_tile", 20261203);
+}
+
+// tma_tile: the same aligned cases (16-byte units are what its tensor maps need), then large enough
+// matrices that every block claims several tiles through the ticket, run back to back so each
+// launch finds the counter its predecessor reset.
+TEST(GpuRandom, TmaTileAligned) {
+  XPOSE_REQUIRE_GPU();
+  aligned_transposes("tma_tile", 20261204, true);
+  std::mt19937_64 rng(20261205);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  const int sizes[] = {1, 2, 4, 8, 16};
+  for (int c = 0; c < 40; ++c) {
+    const int eb = sizes[c % 5];
+    const std::int64_t v = 16 / eb;
+    xpose::transpose_desc d{.rows = v * pick(1000 / v, 5000 / v), .cols = v * pick(100, 5000 / v), .elem_bytes = eb};
+    if (c % 2) d.ld_out = d.rows + v * pick(0, 2);
+    if (c % 4 == 1) d.batch = pick(2, 3);
+    const std::string err = run_case(d, eb, 0, 0, 9000 + c, "tma_tile");
+    ASSERT_EQ(err, "") << "tma_tile case " << c << ": " << describe(d, 0, 0);
+  }
+  // Rank-3 permutations that are batches of transposes, the batch dim anywhere (a reversal's batch
+  // stride is smaller than its leading dimensions): every extent whole 16-byte units.
+  const std::vector<int> perms[] = {{2, 1, 0}, {0, 2, 1}, {2, 0, 1}, {1, 2, 0}};
+  for (int c = 0; c < 60; ++c) {
+    const int eb = sizes[c % 5];
+    const std::int64_t v = 16 / eb;
+    xpose::permute_desc d;
+    d.elem_bytes = eb;
+    d.extents = {v * pick(1, 300 / v + 1), v * pick(1, 40 / v + 2), v * pick(1, 300 / v + 1)};
+    d.perm = perms[c % 4];
+    const std::string err = run_case(d, eb, 0, 0, 9500 + c, "tma_tile");
+    ASSERT_EQ(err, "") << "tma_tile permutation case " << c << " extents " << fmt::format("{}", fmt::join(d.extents, ","))
+                       << " perm " << fmt::format("{}", fmt::join(d.perm, ","));
+  }
+}
+
+// Launches in flight on several streams at once each lease their own ticket (tma_variants.cu): twelve
+// transposes of one plan, four streams, nothing synchronised until the end, every output checked.
+TEST(GpuRandom, TmaTileConcurrentStreams) {
+  XPOSE_REQUIRE_GPU();
+  const xpose::transpose_desc d{.rows = 1500, .cols = 2048, .elem_bytes = 4};
+  xpose::plan p;
+  std::string why;
+  ASSERT_EQ(xpose::make_plan(d, {.where = xpose::backend::kGpu, .variant = "tma_tile"}, &p, &why), status::kSuccess)
+      << why;
+  const std::size_t bytes = d.rows * d.cols * 4;
+  constexpr int kLaunches = 12, kStreams = 4;
+  std::vector<cudaStream_t> streams(kStreams);
+  for (auto& st : streams) ASSERT_EQ(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), cudaSuccess);
+  std::vector<std::vector<unsigned char>> in(kLaunches, std::vector<unsigned char>(bytes));
+  std::vector<std::unique_ptr<dev_buf>> din, dout;
+  for (int k = 0; k < kLaunches; ++k) {
+    xpose::test::fill_random(in[k].data(), bytes, 11000 + k);
+    din.push_back(std::make_unique<dev_buf>(bytes));
+    dout.push_back(std::make_unique<dev_buf>(bytes));
+    ASSERT_EQ(cudaMemcpy(din[k]->p, in[k].data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
+    ASSERT_EQ(cudaMemset(dout[k]->p, xpose::test::kPoison, bytes), cudaSuccess);
+  }
+  for (int k = 0; k < kLaunches; ++k)
+    ASSERT_EQ(xpose::execute(p, din[k]->p, dout[k]->p, streams[k % kStreams], &why), status::kSuccess) << why;
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<unsigned char> expected(bytes), got(bytes);
+  for (int k = 0; k < kLaunches; ++k) {
+    xpose::reference::transpose(d, in[k].data(), expected.data());
+    ASSERT_EQ(cudaMemcpy(got.data(), dout[k]->p, bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_LT(xpose::test::first_difference(got.data(), expected.data(), bytes), 0) << "launch " << k;
+  }
+  for (auto& st : streams) cudaStreamDestroy(st);
 }
 
 // Random permutations of rank 1..8 (fastest dims of 1..7 elements, a fifth with padded input

@@ -53,10 +53,13 @@ void check_transpose(const std::string& variant, const xpose::transpose_desc& d,
   const status ps = xpose::make_plan(d, {.where = xpose::backend::kGpu, .variant = variant, .block_x = bx, .block_y = by}, &p, &why);
   // The fast kernels state their preconditions (a short dense side for narrow; 16-byte multiples
   // of the strides for the vector kernels): outside them planning says so and nothing runs.
-  const bool vector_kernel = variant == "narrow" || variant == "fast_tile" || variant == "reg_tile";
+  const bool vector_kernel =
+      variant == "narrow" || variant == "fast_tile" || variant == "reg_tile" || variant == "tma_tile";
   // skew_tile refuses 16-byte elements (one element is a whole vector: fast_tile's case).
   const bool refused = (variant == "narrow" && ps == status::kVariantNotApplicable) ||
-                       (variant == "skew_tile" && d.elem_bytes == 16 && ps == status::kVariantNotApplicable);
+                       (variant == "skew_tile" && d.elem_bytes == 16 && ps == status::kVariantNotApplicable) ||
+                       // tma_tile refuses output rows that are not whole 16-byte units (configure_tma_tile)
+                       (variant == "tma_tile" && (d.rows * d.elem_bytes) % 16 && ps == status::kVariantNotApplicable);
   if (refused || (vector_kernel && ps == status::kMisaligned))
     return;
   ASSERT_EQ(ps, status::kSuccess) << why;

@@ -187,11 +187,14 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({100000, 32, 48}, {0, 2, 1}), 1), "permute_packed"},
       {with(pdesc({100000, 32, 48}, {0, 2, 1}), 4), "permute_packed"},
       {with(pdesc({100000, 32, 48}, {0, 2, 1}), 16), "narrow"},
-      // 256x384 batches: 1-byte to permute_packed, 2-16 bytes to fast_tile
-      {with(pdesc({4096, 256, 384}, {0, 2, 1}), 1), "permute_packed"},
-      {with(pdesc({4096, 256, 384}, {0, 2, 1}), 2), "fast_tile"},
-      // 1-byte batches of 128 Ki-element matrices and more keep reg_tile
-      {with(pdesc({512, 1024, 128}, {0, 2, 1}), 1), "reg_tile"},
+      // 256x384 batches of 64 MiB and more: tma_tile; smaller ones: 1-byte to permute_packed, 2-16
+      // bytes to fast_tile
+      {with(pdesc({4096, 256, 384}, {0, 2, 1}), 1), "tma_tile"},
+      {with(pdesc({4096, 256, 384}, {0, 2, 1}), 2), "tma_tile"},
+      {with(pdesc({256, 256, 384}, {0, 2, 1}), 1), "permute_packed"},
+      {with(pdesc({256, 256, 384}, {0, 2, 1}), 2), "fast_tile"},
+      // 1-byte batches of 128 Ki-element matrices and more, under 64 MiB, keep reg_tile
+      {with(pdesc({256, 1024, 128}, {0, 2, 1}), 1), "reg_tile"},
       // several batch dims of bytes (a rank-4 reversal): permute_packed, not reg_tile
       {with(pdesc({64, 64, 128, 128}, {3, 2, 1, 0}), 1), "permute_packed"},
       // the same for 2-byte elements stays with fast_tile (packed ran 71% vs 86%)
@@ -205,15 +208,21 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({10000000, 64}, {1, 0}), 1), "reg_tile"},
       {with(pdesc({40000, 64}, {1, 0}), 1), "permute_packed"},
       {with(pdesc({64, 64, 128, 128}, {0, 2, 3, 1}), 2), "permute_packed"},
-      // large single matrices: f32 permute_packed, f64 fast_tile, i8 reg_tile, odd rows skew_tile
-      // (c128 rows are whole vectors at any leading dimension: fast_tile)
-      {with(pdesc({16384, 16384}, {1, 0}), 4), "permute_packed"},
-      {with(pdesc({16384, 16384}, {1, 0}), 8), "fast_tile"},
-      {with(pdesc({16384, 16384}, {1, 0}), 1), "reg_tile"},
+      // matrices of 64 MiB and more: tma_tile; below, f16 fast_tile and i8 reg_tile; odd rows
+      // skew_tile (c128 rows are whole 16-byte units at any leading dimension: tma_tile)
+      {with(pdesc({16384, 16384}, {1, 0}), 4), "tma_tile"},
+      {with(pdesc({16384, 16384}, {1, 0}), 8), "tma_tile"},
+      {with(pdesc({16384, 16384}, {1, 0}), 1), "tma_tile"},
+      {with(pdesc({10000, 10000}, {1, 0}), 16), "tma_tile"},
+      {with(pdesc({4096, 4096}, {1, 0}), 2), "fast_tile"},
+      {with(pdesc({4096, 4096}, {1, 0}), 1), "reg_tile"},
+      // ... unless the matrices fill less than 3/4 of tma_tile's tiles (1024 x 128 bytes in 128 x 256)
+      {with(pdesc({64, 32, 1024, 128}, {0, 1, 3, 2}), 1), "reg_tile"},
+      {with(pdesc({64, 32, 1024, 128}, {0, 1, 3, 2}), 2), "tma_tile"},
       {with(pdesc({10007, 9973}, {1, 0}), 1), "skew_tile"},
       {with(pdesc({10007, 9973}, {1, 0}), 4), "skew_tile"},
       {with(pdesc({10007, 9973}, {1, 0}), 8), "skew_tile"},
-      {with(pdesc({10007, 9973}, {1, 0}), 16), "fast_tile"},
+      {with(pdesc({10007, 9973}, {1, 0}), 16), "tma_tile"},  // rows of whole 16-byte units
       // a short side (<= 64) goes to narrow, whatever the long side's alignment
       {with(pdesc({48, 1000003}, {1, 0}), 4), "narrow"},
       {with(pdesc({1000003, 3}, {1, 0}), 1), "narrow"},
@@ -238,15 +247,18 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
   }
 }
 
-// A large f32 matrix runs permute_packed's vector plan on 16-byte aligned pointers only; other
-// pointers fall back to skew_tile (which keeps its vectors aligned) rather than the packed kernel's
-// element-wise plan.
+// A large f32 matrix runs tma_tile, then permute_packed's vector plan, on 16-byte aligned pointers
+// only; other pointers fall back to skew_tile (which keeps its vectors aligned) rather than the
+// packed kernel's element-wise plan.
 TEST_F(GpuPlanner, LargeF32MisalignedPointersFallBackToSkewTile) {
   plan_data pd;
   std::string why;
   ASSERT_EQ(plan_p(pdesc({16384, 16384}, {1, 0}), gpu(), &pd, &why), status::kSuccess) << why;
-  EXPECT_STREQ(pd.variant->name, "permute_packed");
+  EXPECT_STREQ(pd.variant->name, "tma_tile");
   EXPECT_EQ(pd.align_bytes, 16);
+  ASSERT_NE(pd.fallback, nullptr);
+  EXPECT_STREQ(pd.fallback->variant->name, "permute_packed");
+  EXPECT_EQ(pd.fallback->align_bytes, 16);
   const plan_data* f = pd.fallback.get();
   while (f && f->align_bytes > 4) f = f->fallback.get();  // the first plan that runs a 4-byte aligned pointer
   ASSERT_NE(f, nullptr);

@@ -95,4 +95,40 @@ template <> struct skew_tile_shape<2> : skew_shape<64, 64, 128, 81, 8> {};
 template <> struct skew_tile_shape<4> : skew_shape<32, 32, 64, 41> {};
 template <> struct skew_tile_shape<8> : skew_shape<32, 32, 64, 37> {};
 
+// tma_tile (kernels/tma_tile.cuh): a tile of NPO x NPI 128-byte panels (TR = NPO * 128 / S input rows,
+// TC = NPI * 128 / S input cols), kThreads threads, kOutBufs output buffers, kStages input stages,
+// kBlocksPerSm resident blocks (the grid is that many per SM, persistent; tiles claimed through a
+// ticket, tma_variants.cu), tiles visited in bands of kGroup tile rows. Shared memory per block:
+// (kStages + kOutBufs) x tile bytes + 1 KiB.
+//
+// H200 2026-11-30 (tools/tune/tma_sweep.cu, `--shape 16384x16384 --groups 32,64,128,256,4096 --scheds 0,1`
+// and `--shape 10000x10000 --groups 16,64,256 --scheds 1`, docs/results/tma-sweep-*-2026-11-30m.csv), each
+// entry the configuration with the best lower of its two ratios to copy (16384^2 / 10000^2):
+//   1 B  128 x 256 tile (1 x 2 panels), 128 threads, 4 stages, 1 block/SM:  95.8 / 92.1
+//   2 B  128 x 128 (2 x 2), 256 threads, 3 stages, 1 block/SM:              95.8 / 94.8
+//   4 B  64 x 64 (2 x 2), 256 threads, 2 stages, 3 blocks/SM:               97.2 / 96.1
+//   8 B  64 x 32 (4 x 2), 128 threads, 2 stages, 3 blocks/SM:               93.6 / 98.4
+//   16 B 32 x 32 (4 x 4), 256 threads, 2 stages, 3 blocks/SM:               89.5 / 94.5
+// Bands: 256 tile rows (near column order: the tiles in flight go down the input's columns, so each
+// output row is written in long runs) beat 1-64 everywhere (e.g. f32 16384^2 97.2 vs 92.7 at 64
+// and 90.5 at 1, ticket schedule both). More stages or blocks did not help: two to four tiles in
+// flight per SM are enough.
+template <int S> struct tma_tile_shape;
+template <> struct tma_tile_shape<1> { static constexpr int kNpo = 1, kNpi = 2, kThreads = 128, kOutBufs = 2, kStages = 4, kBlocksPerSm = 1, kGroup = 256; };
+template <> struct tma_tile_shape<2> { static constexpr int kNpo = 2, kNpi = 2, kThreads = 256, kOutBufs = 2, kStages = 3, kBlocksPerSm = 1, kGroup = 256; };
+template <> struct tma_tile_shape<4> { static constexpr int kNpo = 2, kNpi = 2, kThreads = 256, kOutBufs = 2, kStages = 2, kBlocksPerSm = 3, kGroup = 256; };
+template <> struct tma_tile_shape<8> { static constexpr int kNpo = 4, kNpi = 2, kThreads = 128, kOutBufs = 2, kStages = 2, kBlocksPerSm = 3, kGroup = 256; };
+template <> struct tma_tile_shape<16> { static constexpr int kNpo = 4, kNpi = 4, kThreads = 256, kOutBufs = 2, kStages = 2, kBlocksPerSm = 3, kGroup = 256; };
+// tma_tile's tile, TR x TC elements, for S-byte elements (the planner's view of the table above).
+constexpr void tma_tile_dims(int S, int* tr, int* tc) {
+  switch (S) {
+    case 1: *tr = tma_tile_shape<1>::kNpo * 128, *tc = tma_tile_shape<1>::kNpi * 128; break;
+    case 2: *tr = tma_tile_shape<2>::kNpo * 64, *tc = tma_tile_shape<2>::kNpi * 64; break;
+    case 4: *tr = tma_tile_shape<4>::kNpo * 32, *tc = tma_tile_shape<4>::kNpi * 32; break;
+    case 8: *tr = tma_tile_shape<8>::kNpo * 16, *tc = tma_tile_shape<8>::kNpi * 16; break;
+    default: *tr = tma_tile_shape<16>::kNpo * 8, *tc = tma_tile_shape<16>::kNpi * 8; break;
+  }
+}
+template <int S> constexpr int tma_tile_bytes() { return tma_tile_shape<S>::kNpo * tma_tile_shape<S>::kNpi * 128 * 128 / S; }
+
 }  // namespace xpose::detail::gpu
