@@ -111,8 +111,9 @@ status check_vector_strides(const plan_data& pd, const char* variant, bool in_si
 
 template <int S>
 void fast_tile_grid(plan_data& pd) {
-  pd.launch.grid_x = ceil_div(pd.mat.cols, fast_tile_shape<S>::kCols);
-  pd.launch.grid_y = ceil_div(pd.mat.rows, fast_tile_shape<S>::kRows);
+  // Down the tile rows first (fast_tile_kernel's Down order).
+  pd.launch.grid_x = ceil_div(pd.mat.rows, fast_tile_shape<S>::kRows);
+  pd.launch.grid_y = ceil_div(pd.mat.cols, fast_tile_shape<S>::kCols);
   pd.launch.block_x = fast_tile_shape<S>::kThreads;
 }
 

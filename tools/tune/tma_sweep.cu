@@ -5,6 +5,7 @@
 //
 //   xpose_tune_tma --shape 16384x16384 [--batch 1] [--sizes 1,2,4,8,16] [--reps 7]
 //                  [--groups 1,4,16,64] [--scheds 0,1,2]   (0 static, 1 ticket, 2 one tile per block)
+//   xpose_tune_tma --shape RxC --fast 1   (fast_tile across vs down its tile rows)
 //   xpose_tune_tma --copy BYTES   (copy kernels against cudaMemcpyAsync: the ceiling of SM kernels)
 //
 // Prints one CSV line per configuration: size,rows,cols,batch,npo,npi,threads,out_bufs,stages,
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/kernels/fast_tile.cuh"
 #include "gpu/kernels/tma_tile.cuh"
 #include "gpu/tma_maps.hpp"
 
@@ -185,6 +187,7 @@ struct ctx {
   int reps;
   double copy_ms;
   std::vector<int> groups, scheds;
+  bool fast = false;  // --fast: fast_tile's two launch orders instead of the tma_tile sweep
 };
 
 template <class F>
@@ -251,12 +254,60 @@ void sweep(ctx& c) {
       }
 }
 
+// fast_tile (one-shot grid) in its two launch orders, against the same reference.
+template <int S>
+void fast_orders(ctx& c) {
+  using T = typename word_of<S>::type;
+  using sh = fast_tile_shape<S>;
+  matrix_view m;
+  m.rows = c.rows;
+  m.cols = c.cols;
+  m.ld_in = c.cols;
+  m.ld_out = c.rows;
+  m.batch = c.batch;
+  m.bs_in = m.bs_out = c.rows * c.cols;
+  m.batch_rank = c.batch > 1 ? 1 : 0;
+  const long long nbx = (c.cols + sh::kCols - 1) / sh::kCols, nby = (c.rows + sh::kRows - 1) / sh::kRows;
+  for (int down : {0, 1}) {
+    auto run = [&] {
+      if (down)
+        fast_tile_kernel<T, true><<<capped_grid(nby, nbx, c.batch), sh::kThreads>>>(
+            reinterpret_cast<const T*>(c.in), reinterpret_cast<T*>(c.out), m);
+      else
+        fast_tile_kernel<T, false><<<capped_grid(nbx, nby, c.batch), sh::kThreads>>>(
+            reinterpret_cast<const T*>(c.in), reinterpret_cast<T*>(c.out), m);
+      CHECK(cudaGetLastError());
+    };
+    CHECK(cudaMemset(c.out, 0xA5, c.bytes));
+    run();
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemset(c.bad, 0, sizeof(unsigned long long)));
+    count_diff<<<1024, 256>>>(c.out, c.ref, c.bytes, c.bad);
+    unsigned long long bad = 0;
+    CHECK(cudaMemcpy(&bad, c.bad, sizeof bad, cudaMemcpyDeviceToHost));
+    const double ms = time_ms(c, run);
+    std::printf("%d,%lld,%lld,%lld,fast_tile,,,,,,,%s,%.4f,%.1f,%s\n", S, c.rows, c.cols, c.batch,
+                down ? "down" : "across", ms, 100.0 * c.copy_ms / ms, bad ? "BAD" : "ok");
+    std::fflush(stdout);
+  }
+}
+
 void run_size(ctx& c, int S) {
   CHECK(cudaMemset(c.ref, 0, c.bytes));
   reference<<<4096, 256>>>(c.in, c.ref, c.rows, c.cols, c.batch, S);
   CHECK(cudaGetLastError());
   c.copy_ms = time_ms(c, [&] { CHECK(cudaMemcpyAsync(c.out, c.in, c.bytes, cudaMemcpyDeviceToDevice)); });
   std::printf("# size %d: memcpy %.4f ms (%.0f GB/s read+write)\n", S, c.copy_ms, 2.0 * c.bytes / c.copy_ms / 1e6);
+  if (c.fast) {
+    switch (S) {
+      case 1: fast_orders<1>(c); break;
+      case 2: fast_orders<2>(c); break;
+      case 4: fast_orders<4>(c); break;
+      case 8: fast_orders<8>(c); break;
+      case 16: fast_orders<16>(c); break;
+    }
+    return;
+  }
   switch (S) {
     case 1:
       sweep<1, 1, 1, 64, 2>(c);
@@ -319,6 +370,7 @@ int main(int argc, char** argv) {
   std::vector<int> sizes = {1, 2, 4, 8, 16};
   int reps = 7;
   long long copy_bytes = 0;
+  bool fast = false;
   std::vector<int> groups = {1, 4, 16, 64}, scheds = {0, 1, 2};
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
@@ -326,6 +378,8 @@ int main(int argc, char** argv) {
       if (std::sscanf(v.c_str(), "%lldx%lld", &rows, &cols) != 2) return std::fprintf(stderr, "bad --shape\n"), 2;
     } else if (k == "--batch") {
       batch = std::atoll(v.c_str());
+    } else if (k == "--fast") {
+      fast = std::atoi(v.c_str()) != 0;
     } else if (k == "--copy") {
       copy_bytes = std::atoll(v.c_str());
     } else if (k == "--reps") {
@@ -360,6 +414,7 @@ int main(int argc, char** argv) {
     c.reps = reps;
     c.groups = groups;
     c.scheds = scheds;
+    c.fast = fast;
     CHECK(cudaMalloc(&c.in, c.bytes));
     CHECK(cudaMalloc(&c.out, c.bytes));
     CHECK(cudaMalloc(&c.ref, c.bytes));

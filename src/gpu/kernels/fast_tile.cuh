@@ -20,7 +20,8 @@
 // of V and, at execute, both pointers are 16-byte aligned; otherwise skew_tile (kernels/skew_tile.cuh)
 // or, for short sides and 16-byte elements, `tiled` runs.
 //
-// Launch: block (fast_tile_shape::kThreads), grid (ceil(cols/TC), ceil(rows/TR), batch), capped and looped.
+// Launch: block (fast_tile_shape::kThreads), grid (ceil(rows/TR), ceil(cols/TC), batch) (Down, below),
+// capped and looped.
 #pragma once
 
 #include "gpu/common.cuh"
@@ -35,7 +36,14 @@ union vec16 {
   T e[16 / sizeof(T)];
 };
 
-template <class T>
+// Down (the library's order): blockIdx.x walks down the input's tile rows (the grid is (rows, cols)
+// in tiles), so blocks launched together write neighbouring pieces of the same output rows; else
+// across its columns. H200 2026-11-30 (tools/tune/tma_sweep.cu --fast 1, % of copy, across / down,
+// 2/4/8/16-byte elements): 16384^2 88.1/92.6, 87.1/92.1, 90.0/94.1, 87.0/90.6; 10000^2 76.0/78.4,
+// 83.7/86.8, 87.1/93.5, 92.4/93.2; 16384x8192 87.2/91.2, 88.0/92.9, 89.0/96.4, 88.1/93.4; 8192x16384
+// 88.2/94.1, 88.5/93.6, 92.7/91.6, 89.6/93.6; 4096^2 within 3.3 either way; 1-byte elements within
+// 0.5 (docs/results/fast-orders-2026-11-30m.csv).
+template <class T, bool Down = true>
 __global__ void __launch_bounds__(fast_tile_shape<sizeof(T)>::kThreads)
     fast_tile_kernel(const T* __restrict__ in, T* __restrict__ out, matrix_view m) {
   constexpr int S = sizeof(T), V = 16 / S;
@@ -54,8 +62,9 @@ __global__ void __launch_bounds__(fast_tile_shape<sizeof(T)>::kThreads)
 
   const std::int64_t nbx = ceil_div(m.cols, TC), nby = ceil_div(m.rows, TR);
   for (std::int64_t b = blockIdx.z; b < m.batch; b += gridDim.z)
-    for (std::int64_t by = blockIdx.y; by < nby; by += gridDim.y)
-      for (std::int64_t bx = blockIdx.x; bx < nbx; bx += gridDim.x) {
+    for (std::int64_t gy = blockIdx.y; gy < (Down ? nbx : nby); gy += gridDim.y)
+      for (std::int64_t gx = blockIdx.x; gx < (Down ? nby : nbx); gx += gridDim.x) {
+        const std::int64_t by = Down ? gx : gy, bx = Down ? gy : gx;
         std::int64_t in_off, out_off;
         batch_offsets(m, b, &in_off, &out_off);
         const T* src = in + in_off;

@@ -24,7 +24,8 @@ inline constexpr int kRegTileThreads = 256;
 // run each, % of copy): i8 16384^2 85.8-86.2 / 88.8-88.9, 16000^2 78.9 / 87.0, 12288^2 84.6 / 86.9;
 // f16 16384^2 50.7 / 51.5 (reg_tile is not auto's kernel there). Bands of 8, 16 and 32 measured
 // 84.8, 85.6 and 88.8 at 16384^2 i8. (fast_tile with the same bands: f64 16384 x 8192 89.3 / 93.7
-// but 8192 x 16384 93.6 / 90.2, f32 16384^2 87.2 / 85.6: mixed, so fast_tile keeps row order.)
+// but 8192 x 16384 93.6 / 90.2, f32 16384^2 87.2 / 85.6: mixed, so fast_tile kept row order until
+// the tenth session, which found whole columns of tiles (its Down order, fast_tile.cuh) better.)
 inline constexpr int kRegTileBandRows = 64;
 // (The band height reaches the kernel as an argument: as a compile-time constant nvcc 13.0 gave the
 // 1-byte kernel 158 registers, one block per SM, and 16384^2 i8 ran at 76.2% of copy (H200
