@@ -2,7 +2,7 @@
 # One device call for tma_tile: its GPU tests (and memcheck on a reduced set), `xpose bench` of
 # tma_tile against auto on issue 4's shapes, and optionally a tuning sweep. Binaries built on the
 # development machine in BIN (default .devbin: xpose, test_gpu, xpose_tune_tma, libgomp.so.1).
-#   scripts/device_tma.sh [tests] [bench] [sweep] [perf] [perm] [alltests]
+#   scripts/device_tma.sh [tests] [bench] [sweep] [perf] [perm] [suite] [alltests]
 #     env: SHAPES, TYPES, VARIANTS, SWEEP_ARGS, FILTER
 #   alltests: the whole test_gpu plus memcheck on the tma_tile tests, on GPU 1 in the background
 #   (an H200 pair), while the other modes run on GPU 0. perf: issue 4's sweep (scripts/perf_sweep.sh).
@@ -53,6 +53,13 @@ for mode in "$@"; do
           grep -E '^\| [a-z]' | grep -v '^| variant' | tee -a "$OUT/tma-perm.log"
       done < "${PERM_CASES:-scripts/tma_perm_cases.txt}"
       echo "perm done at ${SECONDS}s" ;;
+    suite)
+      # Issue 5's suite with auto, one JSON per type of SUITE_TYPES.
+      for t in ${SUITE_TYPES:-i8 f16 f32 f64}; do
+        timeout 240 $B/xpose bench --suite permute --dtype "$t" --variants auto --reps 5 --warmup 1 \
+          --json "$OUT/bench-permute-$t.json" > "$OUT/bench-permute-$t.log" 2>&1
+        echo "suite $t done at ${SECONDS}s"
+      done ;;
     sweep)
       timeout 300 $B/xpose_tune_tma ${SWEEP_ARGS:---shape 16384x16384 --sizes 8,16 --groups 256,4096 --scheds 1} > "$OUT/tma-sweep.csv" 2>&1
       echo "sweep done at ${SECONDS}s" ;;
