@@ -237,14 +237,22 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       //   other kernel), [90,163,56,81] perm 2,3,1,0 f64 79.1 vs 76.7, reversals [N,256,512] i8 /
       //   f16 / f32 83.4 / 85.7 / 89.3 vs 80.2 / 84.2 / 87.1; but f64 / c128 90.1 / 91.0 vs fast_tile
       //   92.0 / 92.5 and [90,163,56,81] c128 88.2 vs 88.8 (losses kept: no feature separates them).
-      constexpr std::int64_t kTmaMinBytes = std::int64_t{64} << 20;
+      // After fast_tile's Down order (same day, binaries of 5c99725, docs/results/perf-square-
+      // 2026-11-30n.json), fast_tile / tma_tile: 4096^2 f32 96.6 / 91.5 (64 MiB), f64 97.7 / 95.3
+      // (128 MiB), c128 93.5 / 95.1 (256 MiB); 8192^2 f16 93.9 / 93.8, f32 94.0 / 95.4, f64 97.8 /
+      // 97.2; 16384^2 f64 94.9 / 94.4, c128 92.7 / 90.1; but 10000^2 f16 / f32 79.0 / 86.9 against
+      // 94.7 / 95.4. So 4- to 16-byte elements take tma_tile from 192 MiB (the losses above it, f64 by
+      // 0.5-0.6 and c128 16384^2 by 2.6, kept; 192, not 256, keeps the suite's f32 [5256,8,14,19,6],
+      // 4 bytes short of 256 MiB), 1- and 2-byte ones from 64 MiB.
+      const std::int64_t kTmaMinBytes = std::int64_t{s >= 4 ? 192 : 64} << 20;
       int tma_tr = 0, tma_tc = 0;
       gpu::tma_tile_dims(s, &tma_tr, &tma_tc);
       const double tma_fill = static_cast<double>(m.rows) * m.cols /
                               (static_cast<double>(gpu::ceil_div(m.rows, tma_tr) * tma_tr) * (gpu::ceil_div(m.cols, tma_tc) * tma_tc));
       if (m.batch_rank <= 1 && short_side > 64 && pd.prob.count() * s >= kTmaMinBytes && tma_fill >= 0.75)
-        c.push_back({"tma_tile", "2-D transpose of 64 MiB or more: bulk tensor copies through swizzled tiles, tiles "
-                                 "claimed in order (H200 16384^2: 90.6-96.3% of copy vs 87.5-91.2% before)"});
+        c.push_back({"tma_tile", "large 2-D transpose (64 MiB and more for 1- and 2-byte elements, 192 MiB for wider "
+                                 "ones): bulk tensor copies through swizzled tiles, tiles claimed in order (H200 "
+                                 "16384^2: 90.1-96.0% of copy vs 87.5-91.2% before)"});
       constexpr std::int64_t kRegTileMinBytes = 4 << 20, kRegTile64LongSide = 16384;
       if (s == 1 && pd.prob.count() > kRegTileMinBytes &&
           ((m.rows == 64 && m.cols >= kRegTile64LongSide) || (m.cols == 64 && m.rows >= kRegTile64LongSide)))

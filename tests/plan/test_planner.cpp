@@ -215,6 +215,10 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({16384, 16384}, {1, 0}), 1), "tma_tile"},
       {with(pdesc({10000, 10000}, {1, 0}), 16), "tma_tile"},
       {with(pdesc({4096, 4096}, {1, 0}), 2), "fast_tile"},
+      {with(pdesc({4096, 4096}, {1, 0}), 4), "fast_tile"},   // 64 MiB: under 192 MiB for 4 bytes and up
+      {with(pdesc({4096, 4096}, {1, 0}), 8), "fast_tile"},
+      {with(pdesc({4096, 4096}, {1, 0}), 16), "tma_tile"},
+      {with(pdesc({10000, 10000}, {1, 0}), 2), "tma_tile"},  // 200 MB of 2-byte elements
       {with(pdesc({4096, 4096}, {1, 0}), 1), "reg_tile"},
       // ... unless the matrices fill less than 3/4 of tma_tile's tiles (1024 x 128 bytes in 128 x 256)
       {with(pdesc({64, 32, 1024, 128}, {0, 1, 3, 2}), 1), "reg_tile"},
