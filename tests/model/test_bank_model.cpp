@@ -13,6 +13,8 @@
 #include "banks_common.hpp"
 #include "commands.hpp"
 #include "common/run_cli.hpp"
+#include "gpu/kernels/tile_shapes.hpp"
+#include "gpu/kernels/tma_layout.hpp"
 #include "model/bank_model.hpp"
 
 namespace xpose::model {
@@ -817,3 +819,54 @@ TEST(BanksCommand, LibraryKernels) {
 
 }  // namespace
 }  // namespace xpose::cli
+
+// tma_tile (kernels/tma_tile.cuh, layout in kernels/tma_layout.hpp): every 16-byte shared load and
+// store of its micro-blocks, for every element size at the library's tile shape, warp by warp, counted
+// with the hardware rule: 4 wavefronts per warp instruction (one per quarter-warp), no conflicts.
+namespace xpose::model {
+namespace {
+template <int S>
+void every_access_conflict_free() {
+  namespace g = xpose::detail::gpu;
+  using sh = g::tma_tile_shape<S>;
+  constexpr int K = 16 / S, TR = sh::kNpo * 128 / S, TC = sh::kNpi * 128 / S;
+  constexpr int kMicro = sh::kNpo * sh::kNpi * 64;
+  int checked = 0;
+  std::vector<int> loaded(TR * TC * S / 16, 0), stored(TR * TC * S / 16, 0);
+  for (int it = 0; it < kMicro / sh::kThreads; ++it)
+    for (int warp = 0; warp < sh::kThreads / 32; ++warp)
+      for (int k = 0; k < K; ++k) {
+        std::vector<std::pair<int, std::int64_t>> ld, st;
+        for (int l = 0; l < 32; ++l) {
+          int jb = 0, cb = 0;
+          g::tma_tile_block(K, sh::kNpi, warp * 32 + l + it * sh::kThreads, &jb, &cb);
+          const int in = g::tma_in_offset(TR, K * jb + k, cb), out = g::tma_out_offset(TC, K * cb + k, jb);
+          ld.push_back({l, in});
+          st.push_back({l, out});
+          ++loaded[in / 16];
+          ++stored[out / 16];
+        }
+        const auto a = count_wavefronts(smem_op::kLoad, 16, lanes_at(16, ld));
+        const auto b = count_wavefronts(smem_op::kStore, 16, lanes_at(16, st));
+        EXPECT_EQ(a.wavefronts, 4) << S << "-byte load, iteration " << it << " warp " << warp << " row " << k;
+        EXPECT_EQ(a.conflicts(), 0);
+        EXPECT_EQ(b.wavefronts, 4) << S << "-byte store, iteration " << it << " warp " << warp << " row " << k;
+        EXPECT_EQ(b.conflicts(), 0);
+        ++checked;
+      }
+  EXPECT_EQ(checked, kMicro / 32 * K);
+  // Every 16-byte chunk of both tiles is read and written exactly once.
+  EXPECT_TRUE(std::all_of(loaded.begin(), loaded.end(), [](int n) { return n == 1; })) << S;
+  EXPECT_TRUE(std::all_of(stored.begin(), stored.end(), [](int n) { return n == 1; })) << S;
+}
+
+TEST(BankModelHardware, TmaTileLanes) {
+  every_access_conflict_free<1>();
+  every_access_conflict_free<2>();
+  every_access_conflict_free<4>();
+  every_access_conflict_free<8>();
+  every_access_conflict_free<16>();
+}
+
+}  // namespace
+}  // namespace xpose::model

@@ -22,8 +22,8 @@
 // 16-byte access serves per wavefront) takes lanes l = 0..7 at (j, c) = ((l + d) % 8, l) for K >= 2
 // and (l, d) for K = 1, d the quarter's diagonal. With the 128-byte swizzle both the loads
 // (chunk c ^ ((K*j + k) % 8)) and the stores (chunk j ^ ((K*c + k) % 8)) then hit 8 distinct
-// 16-byte bank groups: conflict-free for every K (checked over every d and k by the bank model's
-// tests, `tma_tile_lanes` below is the one definition).
+// 16-byte bank groups: conflict-free for every K (tma_layout.hpp holds the map and the offsets;
+// tests/model/test_bank_model.cpp TmaTileLanes counts every access with the bank model's hardware rule).
 //
 // Pipeline (one block, NS input stages, NO output buffers; thread 0 drives the engine):
 //   prologue: thread 0 starts the loads of the block's first NS tiles, each completing on its
@@ -53,6 +53,7 @@
 #include <cstdint>
 
 #include "gpu/common.cuh"
+#include "gpu/kernels/tma_layout.hpp"
 
 namespace xpose::detail::gpu {
 
@@ -67,18 +68,6 @@ struct tma_tile_args {
   // they ask for them, and the last block resets both. Null: block b takes tiles b, b + grid, ...
   unsigned long long* ticket = nullptr;
 };
-
-// Micro-block q of an 8 x 8 group -> (row block j, chunk c), see "Banks" above.
-__host__ __device__ constexpr void tma_tile_lanes(int K, int q, int* j, int* c) {
-  const int d = q / 8, l = q % 8;
-  if (K >= 2) {
-    *j = (l + d) % 8;
-    *c = l;
-  } else {
-    *j = l;
-    *c = d;
-  }
-}
 
 namespace tma {
 
@@ -294,24 +283,15 @@ __global__ void __launch_bounds__(NT) tma_tile_kernel(const __grid_constant__ CU
     const std::uint32_t out_base = tma::smem_addr(out_buf + o * kTile);
 #pragma unroll
     for (int it = 0; it < kMicro / NT; ++it) {
-      const int m = tid + it * NT;
-      const int grp = m / 64, q = m % 64;
-      int j, c;
-      tma_tile_lanes(K, q, &j, &c);
-      const int jb = (grp / NPI) * 8 + j;  // row block: output panel jb / 8
-      const int cb = (grp % NPI) * 8 + c;  // chunk across the input tile: input panel cb / 8
+      int jb, cb;  // row block (output panel jb / 8), chunk across the input tile (input panel cb / 8)
+      tma_tile_block(K, NPI, tid + it * NT, &jb, &cb);
       uint4 v[K], w[K];
 #pragma unroll
-      for (int k = 0; k < K; ++k) {
-        const int r = K * jb + k;
-        v[k] = tma::lds128(in_base + (cb / 8) * kInPanel + r * 128 + (((cb % 8) ^ (r % 8)) * 16));
-      }
+      for (int k = 0; k < K; ++k) v[k] = tma::lds128(in_base + tma_in_offset(TR, K * jb + k, cb));
       tma::transpose_micro<S>(v, w);
 #pragma unroll
-      for (int k = 0; k < K; ++k) {
-        const int r = K * cb + k;  // output tile row = input tile column
-        tma::sts128(out_base + (jb / 8) * kOutPanel + r * 128 + (((jb % 8) ^ (r % 8)) * 16), w[k]);
-      }
+      for (int k = 0; k < K; ++k)  // output tile row = input tile column
+        tma::sts128(out_base + tma_out_offset(TC, K * cb + k, jb), w[k]);
     }
     tma::fence_async_shared();
     if (tid == 0) tma::wait_group_read<NO - 2>();  // buffer (i + 1) % NO is free for tile i + 1
