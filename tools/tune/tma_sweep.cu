@@ -208,8 +208,8 @@ double time_ms(ctx& c, F&& f) {
   return t[t.size() / 2];
 }
 
-template <int S, int NPO, int NPI, int NT, int NO>
-void sweep(ctx& c) {
+// The dense matrix view of the context's shape.
+matrix_view dense_view(const ctx& c) {
   matrix_view m;
   m.rows = c.rows;
   m.cols = c.cols;
@@ -218,6 +218,25 @@ void sweep(ctx& c) {
   m.batch = c.batch;
   m.bs_in = m.bs_out = c.rows * c.cols;
   m.batch_rank = c.batch > 1 ? 1 : 0;
+  return m;
+}
+
+// Runs `run` once on a poisoned output and counts the bytes that differ from the reference.
+template <class F>
+unsigned long long wrong_bytes(ctx& c, F&& run) {
+  CHECK(cudaMemset(c.out, 0xA5, c.bytes));
+  run();
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaMemset(c.bad, 0, sizeof(unsigned long long)));
+  count_diff<<<1024, 256>>>(c.out, c.ref, c.bytes, c.bad);
+  unsigned long long bad = 0;
+  CHECK(cudaMemcpy(&bad, c.bad, sizeof bad, cudaMemcpyDeviceToHost));
+  return bad;
+}
+
+template <int S, int NPO, int NPI, int NT, int NO>
+void sweep(ctx& c) {
+  const matrix_view m = dense_view(c);
   CUtensorMap mi, mo;
   std::string why;
   if (make_tma_maps(m, S, NPO, NPI, c.in, c.out, &mi, &mo, &why) != xpose::status::kSuccess) {
@@ -238,13 +257,7 @@ void sweep(ctx& c) {
           const int grid = sched == 2 ? static_cast<int>(a.tiles)
                                       : static_cast<int>(std::min<long long>(a.tiles, 1LL * bps * c.sms));
           auto run = [&] { CHECK((launch_tma_tile<S, NPO, NPI, NT, NO>(mi, mo, a, grid, 0))); };
-          CHECK(cudaMemset(c.out, 0xA5, c.bytes));
-          run();
-          CHECK(cudaDeviceSynchronize());
-          CHECK(cudaMemset(c.bad, 0, sizeof(unsigned long long)));
-          count_diff<<<1024, 256>>>(c.out, c.ref, c.bytes, c.bad);
-          unsigned long long bad = 0;
-          CHECK(cudaMemcpy(&bad, c.bad, sizeof bad, cudaMemcpyDeviceToHost));
+          const unsigned long long bad = wrong_bytes(c, run);
           const double ms = time_ms(c, run);
           std::printf("%d,%lld,%lld,%lld,%d,%d,%d,%d,%d,%d,%d,%s,%.4f,%.1f,%s\n", S, c.rows, c.cols, c.batch, NPO, NPI,
                       NT, NO, stages, sched == 2 ? 0 : bps, group, sched == 0 ? "static" : sched == 1 ? "ticket" : "oneshot",
@@ -259,14 +272,7 @@ template <int S>
 void fast_orders(ctx& c) {
   using T = typename word_of<S>::type;
   using sh = fast_tile_shape<S>;
-  matrix_view m;
-  m.rows = c.rows;
-  m.cols = c.cols;
-  m.ld_in = c.cols;
-  m.ld_out = c.rows;
-  m.batch = c.batch;
-  m.bs_in = m.bs_out = c.rows * c.cols;
-  m.batch_rank = c.batch > 1 ? 1 : 0;
+  const matrix_view m = dense_view(c);
   const long long nbx = (c.cols + sh::kCols - 1) / sh::kCols, nby = (c.rows + sh::kRows - 1) / sh::kRows;
   for (int down : {0, 1}) {
     auto run = [&] {
@@ -278,13 +284,7 @@ void fast_orders(ctx& c) {
             reinterpret_cast<const T*>(c.in), reinterpret_cast<T*>(c.out), m);
       CHECK(cudaGetLastError());
     };
-    CHECK(cudaMemset(c.out, 0xA5, c.bytes));
-    run();
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemset(c.bad, 0, sizeof(unsigned long long)));
-    count_diff<<<1024, 256>>>(c.out, c.ref, c.bytes, c.bad);
-    unsigned long long bad = 0;
-    CHECK(cudaMemcpy(&bad, c.bad, sizeof bad, cudaMemcpyDeviceToHost));
+    const unsigned long long bad = wrong_bytes(c, run);
     const double ms = time_ms(c, run);
     std::printf("%d,%lld,%lld,%lld,fast_tile,,,,,,,%s,%.4f,%.1f,%s\n", S, c.rows, c.cols, c.batch,
                 down ? "down" : "across", ms, 100.0 * c.copy_ms / ms, bad ? "BAD" : "ok");
