@@ -205,6 +205,7 @@ void tma_tile_grid(plan_data& pd) {
   pd.launch.grid_x = std::min<std::int64_t>(tiles, std::int64_t{sh::kBlocksPerSm} * pd.device.sm_count);
   pd.launch.grid_y = pd.launch.grid_z = 1;
   pd.launch.block_x = sh::kThreads;
+  pd.launch.block_y = 1;
   pd.launch.smem_bytes = (sh::kStages + sh::kOutBufs) * tma_tile_bytes<S>() + 1024;
   pd.launch_note = fmt::format("tiles of {}x{} elements, {} stages, {} blocks per SM, bands of {} tile rows",
                                sh::kNpo * 128 / S, sh::kNpi * 128 / S, sh::kStages, sh::kBlocksPerSm, sh::kGroup);
