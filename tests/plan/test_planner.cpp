@@ -506,6 +506,52 @@ TEST_F(GpuPlanner, GridsBeyondTheHardwareLimitStillPlan) {
   EXPECT_EQ(pd.variant->where, backend::kGpu);
 }
 
+// tma_tile's preconditions, checked at plan time with a specific status and message: whole 16-byte
+// units on every strided side and along the output rows (the engine clips stores at 16-byte
+// granularity), one batch dim, compute capability 9.0; its launch shape is the persistent grid.
+TEST_F(GpuPlanner, TmaTilePreconditions) {
+  plan_data pd;
+  std::string why;
+  ASSERT_EQ(plan_t(tdesc(4096, 4096, 4), gpu("tma_tile"), &pd, &why), status::kSuccess) << why;
+  EXPECT_EQ(pd.launch.grid_x, 3 * 7);  // kBlocksPerSm x the test device's 7 SMs: fewer than the 4096 tiles
+  EXPECT_EQ(pd.launch.block_x, 256);
+  EXPECT_EQ(pd.launch.block_y, 1);
+  EXPECT_EQ(pd.align_bytes, 16);
+  EXPECT_NE(pd.launch_note.find("tiles of 64x64"), std::string::npos) << pd.launch_note;
+  // Fewer tiles than that: one block per tile (100 x 64 in 64 x 64 tiles).
+  ASSERT_EQ(plan_t(tdesc(100, 64, 4), gpu("tma_tile"), &pd, &why), status::kSuccess) << why;
+  EXPECT_EQ(pd.launch.grid_x, 2);
+  // A leading dimension that is not whole 16-byte units.
+  transpose_desc odd = tdesc(64, 63, 4);
+  EXPECT_EQ(plan_t(odd, gpu("tma_tile"), &pd, &why), status::kMisaligned);
+  EXPECT_NE(why.find("16-byte"), std::string::npos) << why;
+  // Output rows that are not whole 16-byte units, even with a padded output: refused.
+  transpose_desc padded = tdesc(63, 64, 4);
+  padded.ld_out = 64;
+  EXPECT_EQ(plan_t(padded, gpu("tma_tile"), &pd, &why), status::kVariantNotApplicable);
+  EXPECT_NE(why.find("whole 16-byte units of each output row"), std::string::npos) << why;
+  // Two batch dims (a rank-4 reversal).
+  EXPECT_EQ(plan_p(pdesc({64, 64, 128, 128}, {3, 2, 1, 0}), gpu("tma_tile"), &pd, &why),
+            status::kVariantNotApplicable);
+  EXPECT_NE(why.find("one batch dimension"), std::string::npos) << why;
+  // An older GPU: no tensor copy engine.
+  xpose::detail::device_info old = test_device();
+  old.cc_major = 8;
+  xpose::detail::matrix_view m;
+  m.rows = m.cols = m.ld_in = m.ld_out = 4096;
+  m.bs_in = m.bs_out = 4096 * 4096;
+  EXPECT_EQ(xpose::detail::plan_problem(xpose::detail::to_problem(tdesc(4096, 4096, 4)), m, gpu("tma_tile"), old,
+                                        &pd, &why),
+            status::kVariantNotApplicable);
+  EXPECT_NE(why.find("compute capability 9.0"), std::string::npos) << why;
+  // ... where auto runs another kernel for the same matrix.
+  ASSERT_EQ(xpose::detail::plan_problem(xpose::detail::to_problem(tdesc(16384, 16384, 4)), std::nullopt, gpu(), old,
+                                        &pd, &why),
+            status::kSuccess)
+      << why;
+  EXPECT_STRNE(pd.variant->name, "tma_tile");
+}
+
 // ------------------------------------------------------------------------------------------------
 // Plans made through make_plan (CPU here; GPU when one is present)
 
