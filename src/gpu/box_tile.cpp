@@ -338,7 +338,7 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
         const int u = w0 + l, r = u / p.nc_in, k = u - r * p.nc_in;
         fill(l, u < load_items, u < load_items ? box_phys(p, r * p.row_bytes + 16 * k + 4 * q) : 0, p.vec_rows ? 16 : 4);
       }
-      total += model::count_wavefronts(model::smem_op::kStore, p.vec_rows ? 16 : 4, lanes).wavefronts;
+      total += model::count_wavefronts_total(model::smem_op::kStore, p.vec_rows ? 16 : 4, lanes);
     }
   // Store phase: lane u gathers output chunk j of run o, its V elements one load each, after the
   // table loads (one per element, or two per chunk when wide); with the word gather, chunk j of
@@ -365,24 +365,24 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
     auto elem_ok = [&](int l, int i) { return run[l] >= 0 && b0[l] + i >= 0 && b0[l] + i < p.run_out; };
     if (p.wide) {  // the tables at b0 and past the wrap
       for (int l = 0; l < model::kWarpSize; ++l) fill(l, elem_ok(l, 0), elem_ok(l, 0) ? gtab_byte(b0[l]) : 0, 4);
-      total += model::count_wavefronts(model::smem_op::kLoad, 4, lanes).wavefronts;
+      total += model::count_wavefronts_total(model::smem_op::kLoad, 4, lanes);
       for (int l = 0; l < model::kWarpSize; ++l) {
         const bool ok = elem_ok(l, 0);
         const int w = ok ? p.out_fast_t - b0[l] % p.out_fast_t : V;
         fill(l, ok && w < V && b0[l] + w < p.run_out, ok && w < V && b0[l] + w < p.run_out ? gtab_byte(b0[l] + w) : 0, 4);
       }
-      total += model::count_wavefronts(model::smem_op::kLoad, 4, lanes).wavefronts;
+      total += model::count_wavefronts_total(model::smem_op::kLoad, 4, lanes);
     }
     for (int i = 0; i < V; ++i) {
       if (!p.wide) {
         for (int l = 0; l < model::kWarpSize; ++l) fill(l, elem_ok(l, i), elem_ok(l, i) ? gtab_byte(b0[l] + i) : 0, 4);
-        total += model::count_wavefronts(model::smem_op::kLoad, 4, lanes).wavefronts;
+        total += model::count_wavefronts_total(model::smem_op::kLoad, 4, lanes);
       }
       for (int l = 0; l < model::kWarpSize; ++l) {
         const bool ok = elem_ok(l, i);
         fill(l, ok, ok ? box_phys(p, base[l] + box_gtab_of(p, b0[l] + i)) : 0, width);
       }
-      total += model::count_wavefronts(model::smem_op::kLoad, width, lanes).wavefronts;
+      total += model::count_wavefronts_total(model::smem_op::kLoad, width, lanes);
     }
   }
   return total;

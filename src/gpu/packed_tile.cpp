@@ -215,18 +215,32 @@ std::int64_t packed_wavefronts(const packed_params& p, int elem_bytes) {
       const int u = w0 + l;
       fill(l, u < in_vectors, u < in_vectors ? packed_smem_index(p, u * p.vin) : 0, elem_bytes * p.vin);
     }
-    total += model::count_wavefronts(model::smem_op::kStore, elem_bytes * p.vin, lanes).wavefronts;
+    total += model::count_wavefronts_total(model::smem_op::kStore, elem_bytes * p.vin, lanes);
   }
-  for (int w0 = 0; w0 < out_vectors; w0 += model::kWarpSize)
+  // Each lane's gather walks from its slot's position, element i after element i - 1 (what
+  // packed_gather_pos computes for each i from the start).
+  std::array<int, model::kWarpSize> pos{};
+  std::array<std::int32_t, model::kWarpSize> gather{};
+  for (int w0 = 0; w0 < out_vectors; w0 += model::kWarpSize) {
+    for (int l = 0; l < model::kWarpSize; ++l)
+      if (w0 + l < out_vectors) {
+        const packed_slot b = packed_slot_of(p, (w0 + l) * p.vout);
+        pos[l] = b.pos;
+        gather[l] = b.gather;
+      }
     for (int i = 0; i < p.vout; ++i) {
       for (int l = 0; l < model::kWarpSize; ++l) {
-        const int o = w0 + l;
-        const bool active = o < out_vectors;
-        const packed_slot b = packed_slot_of(p, active ? o * p.vout : 0);
-        fill(l, active, active ? packed_smem_index(p, packed_gather_pos(p, b.pos, b.gather, i)) : 0, elem_bytes);
+        const bool active = w0 + l < out_vectors;
+        fill(l, active, active ? packed_smem_index(p, pos[l]) : 0, elem_bytes);
+        if (!active || i + 1 == p.vout) continue;
+        if (p.gather_levels == 0)
+          pos[l] += p.out_fast_pitch;
+        else
+          packed_gather_next(p, &pos[l], &gather[l]);
       }
-      total += model::count_wavefronts(model::smem_op::kLoad, elem_bytes, lanes).wavefronts;
+      total += model::count_wavefronts_total(model::smem_op::kLoad, elem_bytes, lanes);
     }
+  }
   return total;
 }
 

@@ -150,6 +150,8 @@ struct wavefront_count {
 
 // How the H200 serves one warp's shared-memory instruction (lanes: all 32, inactive ones ignored).
 wavefront_count count_wavefronts(smem_op op, int width, std::span<const lane_access> lanes);
+// count_wavefronts(...).wavefronts without the groups (and without allocating): the planner's scoring.
+int count_wavefronts_total(smem_op op, int width, std::span<const lane_access> lanes);
 
 // ---- kernels ----
 

@@ -10,33 +10,56 @@
 namespace xpose::model {
 namespace {
 
-// Serves `lanes` (active ones only) as one group: each bank delivers one word per wavefront, lanes
-// reading the same word share it (a broadcast for loads; for stores the byte masks of the lanes are
-// merged, which is why 1- and 2-byte stores to neighbouring bytes of a word cost one wavefront: a
-// warp storing 32 consecutive bytes takes 1 wavefront on the H200, not 4).
-lane_group serve_group(std::span<const lane_access> lanes, int lane_begin, int lane_end) {
-  // Distinct words per bank. At most 32 lanes x 4 words, so a flat scan beats a map.
-  std::array<std::vector<std::int64_t>, kBanks> words;
+// The distinct 4-byte words the active lanes of [lane_begin, lane_end) touch, by bank (at most
+// 32 lanes x 4 words), without sorting or allocating: the planner scores thousands of warps.
+struct bank_words {
+  std::array<int, kBanks> count{};
+  std::array<std::array<std::int64_t, kWarpSize * 4>, kBanks> words;  // words[b][0, count[b])
+};
+
+// Fills `s`; returns the most distinct words any one bank holds and, in *bank, the lowest bank
+// holding that many (-1 when no lane is active).
+int collect(std::span<const lane_access> lanes, int lane_begin, int lane_end, bank_words& s, int* bank) {
   for (int l = lane_begin; l < lane_end; ++l) {
     const lane_access& a = lanes[l];
     if (!a.active) continue;
     for (int w = 0; w < a.words; ++w) {
       const std::int64_t word = a.first_word + w;
-      auto& in_bank = words[static_cast<std::size_t>(word % kBanks)];
-      if (std::find(in_bank.begin(), in_bank.end(), word) == in_bank.end()) in_bank.push_back(word);
+      const auto b = static_cast<std::size_t>(word % kBanks);
+      auto& in_bank = s.words[b];
+      const auto end = in_bank.begin() + s.count[b];
+      if (std::find(in_bank.begin(), end, word) == end && s.count[b] < static_cast<int>(in_bank.size()))
+        in_bank[static_cast<std::size_t>(s.count[b]++)] = word;
     }
   }
+  int most = 0;
+  *bank = -1;
+  for (int b = 0; b < kBanks; ++b)
+    if (s.count[b] > most) most = s.count[b], *bank = b;
+  return most;
+}
+
+// Serves `lanes` (active ones only) as one group: each bank delivers one word per wavefront, lanes
+// reading the same word share it (a broadcast for loads; for stores the byte masks of the lanes are
+// merged, which is why 1- and 2-byte stores to neighbouring bytes of a word cost one wavefront: a
+// warp storing 32 consecutive bytes takes 1 wavefront on the H200, not 4).
+lane_group serve_group(std::span<const lane_access> lanes, int lane_begin, int lane_end) {
+  bank_words s;
   lane_group g{lane_begin, lane_end, 0, -1, {}};
-  for (int b = 0; b < kBanks; ++b) {
-    const auto n = static_cast<int>(words[b].size());
-    if (n > g.wavefronts) {
-      g.wavefronts = n;
-      g.worst_bank = b;
-      g.worst_words = words[b];
-    }
+  g.wavefronts = collect(lanes, lane_begin, lane_end, s, &g.worst_bank);
+  if (g.worst_bank >= 0) {
+    const auto& w = s.words[static_cast<std::size_t>(g.worst_bank)];
+    g.worst_words.assign(w.begin(), w.begin() + g.wavefronts);
+    std::sort(g.worst_words.begin(), g.worst_words.end());
   }
-  std::sort(g.worst_words.begin(), g.worst_words.end());
   return g;
+}
+
+// The same group's wavefronts alone.
+int serve_count(std::span<const lane_access> lanes, int lane_begin, int lane_end) {
+  bank_words s;
+  int bank = -1;
+  return collect(lanes, lane_begin, lane_end, s, &bank);
 }
 
 bool any_active(std::span<const lane_access> lanes, int begin, int end) {
@@ -77,19 +100,15 @@ const char* op_name(smem_op op) { return op == smem_op::kLoad ? "ld" : "st"; }
 // Conflicts = wavefronts - ideal, which is how Nsight Compute's data_bank_conflicts counter came out
 // on every probe. (On busy launches ncu adds wavefronts from collisions with concurrent global
 // traffic in the same L1 data banks; no access pattern explains those, see docs/banks.md.)
-wavefront_count count_wavefronts(smem_op op, int width, std::span<const lane_access> lanes) {
-  wavefront_count c;
-  auto add = [&](int begin, int end) {
-    if (!any_active(lanes, begin, end)) return;
-    lane_group g = serve_group(lanes, begin, end);
-    c.wavefronts += g.wavefronts;
-    c.ideal += 1;
-    c.groups.push_back(std::move(g));
-  };
+namespace {
+
+// Calls add(begin, end) for each set of lanes the hardware serves together (rules above).
+template <class Add>
+void for_each_group(smem_op op, int width, std::span<const lane_access> lanes, Add&& add) {
   const int n = static_cast<int>(lanes.size());
   if (width <= kBankBytes) {
     add(0, n);
-    return c;
+    return;
   }
   // 128 bytes of lanes: 16 lanes of 8 bytes, 8 lanes of 16 bytes.
   const int group = std::max(1, kWavefrontBytes / width);
@@ -103,7 +122,28 @@ wavefront_count count_wavefronts(smem_op op, int width, std::span<const lane_acc
     }
     for (int g = u; g < u_end; g += group) add(g, std::min(u_end, g + group));
   }
+}
+
+}  // namespace
+
+wavefront_count count_wavefronts(smem_op op, int width, std::span<const lane_access> lanes) {
+  wavefront_count c;
+  for_each_group(op, width, lanes, [&](int begin, int end) {
+    if (!any_active(lanes, begin, end)) return;
+    lane_group g = serve_group(lanes, begin, end);
+    c.wavefronts += g.wavefronts;
+    c.ideal += 1;
+    c.groups.push_back(std::move(g));
+  });
   return c;
+}
+
+int count_wavefronts_total(smem_op op, int width, std::span<const lane_access> lanes) {
+  int total = 0;
+  for_each_group(op, width, lanes, [&](int begin, int end) {
+    if (any_active(lanes, begin, end)) total += serve_count(lanes, begin, end);
+  });
+  return total;
 }
 
 }  // namespace xpose::model

@@ -870,3 +870,35 @@ TEST(BankModelHardware, TmaTileLanes) {
 
 }  // namespace
 }  // namespace xpose::model
+
+namespace xpose::model {
+namespace {
+
+// The planner's allocation-free count (count_wavefronts_total) agrees with the full count on random
+// warps of every width, op and lane mask, including lanes that share words and banks.
+TEST(BankModelHardware, TotalMatchesTheFullCount) {
+  std::uint64_t x = 12345;
+  auto next = [&](std::uint64_t n) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    return static_cast<std::int64_t>(x % n);
+  };
+  for (int c = 0; c < 20000; ++c) {
+    const int width = 1 << next(5);  // 1, 2, 4, 8, 16 bytes
+    const smem_op op = c % 2 ? smem_op::kLoad : smem_op::kStore;
+    const std::int64_t span = 64 + next(4096);  // small spans make shared words and banks likely
+    std::vector<std::pair<int, std::int64_t>> active;
+    for (int l = 0; l < kWarpSize; ++l)
+      if (next(8) != 0) active.push_back({l, next(span) / width * width});
+    const auto lanes = lanes_at(width, active);
+    const wavefront_count full = count_wavefronts(op, width, lanes);
+    ASSERT_EQ(count_wavefronts_total(op, width, lanes), full.wavefronts) << "case " << c;
+    for (const auto& g : full.groups) {  // the worst bank's words: ascending, all in that bank
+      ASSERT_EQ(static_cast<int>(g.worst_words.size()), g.wavefronts);
+      ASSERT_TRUE(std::is_sorted(g.worst_words.begin(), g.worst_words.end()));
+      for (auto w : g.worst_words) ASSERT_EQ(w % kBanks, g.worst_bank);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace xpose::model
