@@ -2,6 +2,7 @@
 // choice, the fast division, the slot tables and the tile origins (gpu/packed_tile.hpp). The
 // emulation moves every tile through a simulated shared array and checks that each output element
 // receives the right input element exactly once.
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -9,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu/packed_tile.hpp"
+#include "model/bank_model.hpp"
 #include "plan/problem.hpp"
 
 namespace {
@@ -173,6 +175,67 @@ TEST(PackedTile, RandomPermutationsMoveEveryElementOnce) {
   EXPECT_GT(planned, 200);
   EXPECT_GT(vectorised, 50);  // the random extents give both widths often enough to test them
   EXPECT_GT(gathered, 10);    // and output vectors across several dims
+}
+
+// packed_wavefronts walks each lane's gather once per warp and counts with count_wavefronts_total;
+// the plain form (every gathered element's position from the start, count_wavefronts' full result)
+// must give the same totals for the plans of random permutations and for their padded and swizzled
+// layouts.
+std::int64_t plain_packed_wavefronts(const packed_params& p, int eb) {
+  namespace m = xpose::model;
+  std::int64_t total = 0;
+  std::vector<m::lane_access> lanes(m::kWarpSize);
+  auto fill = [&](int l, bool active, int index, int width) {
+    m::lane_access& a = lanes[l];
+    a = {};
+    a.lane = l;
+    a.active = active;
+    if (!active) return;
+    a.byte = static_cast<std::int64_t>(index) * eb;
+    a.width = width;
+    a.first_word = a.byte / m::kBankBytes;
+    a.words = std::max(1, width / m::kBankBytes);
+    a.bank = static_cast<int>(a.first_word % m::kBanks);
+  };
+  const int in_vectors = p.volume / p.vin, out_vectors = p.volume / p.vout;
+  for (int w0 = 0; w0 < in_vectors; w0 += m::kWarpSize) {
+    for (int l = 0; l < m::kWarpSize; ++l)
+      fill(l, w0 + l < in_vectors, w0 + l < in_vectors ? packed_smem_index(p, (w0 + l) * p.vin) : 0, eb * p.vin);
+    total += m::count_wavefronts(m::smem_op::kStore, eb * p.vin, lanes).wavefronts;
+  }
+  for (int w0 = 0; w0 < out_vectors; w0 += m::kWarpSize)
+    for (int i = 0; i < p.vout; ++i) {
+      for (int l = 0; l < m::kWarpSize; ++l) {
+        const bool active = w0 + l < out_vectors;
+        const packed_slot b = packed_slot_of(p, active ? (w0 + l) * p.vout : 0);
+        fill(l, active, active ? packed_smem_index(p, packed_gather_pos(p, b.pos, b.gather, i)) : 0, eb);
+      }
+      total += m::count_wavefronts(m::smem_op::kLoad, eb, lanes).wavefronts;
+    }
+  return total;
+}
+
+TEST(PackedTile, WavefrontScoreMatchesThePlainCount) {
+  std::mt19937_64 rng(20261130);
+  int compared = 0;
+  for (int c = 0; c < 200; ++c) {
+    const int rank = 2 + static_cast<int>(rng() % 7);
+    const int eb = 1 << (rng() % 5);
+    std::vector<std::int64_t> ext(rank);
+    for (auto& e : ext) e = 1 + static_cast<std::int64_t>(rng() % (rank <= 3 ? 300 : rank <= 5 ? 24 : 8));
+    std::vector<int> perm(rank);
+    for (int k = 0; k < rank; ++k) perm[k] = k;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    const problem pr = permuted(ext, perm, eb);
+    if (pr.rank == 0) continue;
+    packed_params p;
+    const char* reason = "";
+    if (!packed_plan(pr, true, &p, &reason)) continue;
+    SCOPED_TRACE(pr.describe() + " elem " + std::to_string(eb));
+    EXPECT_EQ(packed_wavefronts(p, eb), plain_packed_wavefronts(p, eb));
+    ++compared;
+  }
+  EXPECT_GT(compared, 150);
 }
 
 TEST(PackedTile, StridedInputAndOutput) {
