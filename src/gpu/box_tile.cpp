@@ -323,12 +323,7 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
     a = {};
     a.lane = l;
     a.active = active;
-    if (!active) return;
-    a.byte = byte;
-    a.width = width;
-    a.first_word = byte / model::kBankBytes;
-    a.words = std::max(1, width / model::kBankBytes);
-    a.bank = static_cast<int>(a.first_word % model::kBanks);
+    if (active) model::place(a, byte, width);
   };
   // Load phase: lane u stores chunk k of row r at P * r + 16 k, as one 16-byte store or four words.
   const int load_items = p.runs_in * p.nc_in;

@@ -202,12 +202,7 @@ std::int64_t packed_wavefronts(const packed_params& p, int elem_bytes) {
     a = {};
     a.lane = l;
     a.active = active;
-    if (!active) return;
-    a.byte = static_cast<std::int64_t>(index) * elem_bytes;
-    a.width = width;
-    a.first_word = a.byte / model::kBankBytes;
-    a.words = std::max(1, width / model::kBankBytes);
-    a.bank = static_cast<int>(a.first_word % model::kBanks);
+    if (active) model::place(a, static_cast<std::int64_t>(index) * elem_bytes, width);
   };
   const int in_vectors = p.volume / p.vin, out_vectors = p.volume / p.vout;
   for (int w0 = 0; w0 < in_vectors; w0 += model::kWarpSize) {

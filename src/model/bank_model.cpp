@@ -68,12 +68,8 @@ warp_trace trace_warp(const kernel_model& k, int instruction, int warp, int trip
     if (!a.exists) continue;
     const std::optional<smem_coord> at = ins.lane(lane_ctx{a.tx, a.ty, k.block_x, k.block_y, valid, trip});
     if (!at) continue;
-    a.active = true;
     a.at = *at;
-    a.byte = arr.byte_offset(at->row, at->col);
-    a.first_word = a.byte / kBankBytes;
-    a.words = static_cast<int>((a.byte + width - 1) / kBankBytes - a.first_word + 1);
-    a.bank = static_cast<int>(a.first_word % kBanks);
+    place(a, arr.byte_offset(at->row, at->col), width);
   }
   t.count = count_wavefronts(ins.op, width, t.lanes);
   return t;

@@ -132,6 +132,10 @@ struct lane_access {
   int bank = 0;                 // bank of the first word
 };
 
+// Makes `a` an active lane accessing `width` bytes at byte offset `byte` of a shared array (its
+// words and the bank of the first; lane number and thread coordinates are left as they are).
+void place(lane_access& a, std::int64_t byte, int width);
+
 // A set of lanes the hardware serves together; its wavefronts = the largest number of different
 // words any one bank must deliver.
 struct lane_group {

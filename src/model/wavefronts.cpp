@@ -80,6 +80,15 @@ bool at_most_two_per_quad(std::span<const lane_access> lanes, int begin, int end
 
 }  // namespace
 
+void place(lane_access& a, std::int64_t byte, int width) {
+  a.active = true;
+  a.byte = byte;
+  a.width = width;
+  a.first_word = byte / kBankBytes;
+  a.words = static_cast<int>((byte + width - 1) / kBankBytes - a.first_word + 1);
+  a.bank = static_cast<int>(a.first_word % kBanks);
+}
+
 const char* op_name(smem_op op) { return op == smem_op::kLoad ? "ld" : "st"; }
 
 // How sm_90 serves one warp's request, as measured with Nsight Compute 2025.3 on the H200 (2,256

@@ -252,15 +252,7 @@ TEST(BankModelWarp, InactiveLanesOfAnEdgeTile) {
 std::vector<lane_access> lanes_at(int width, const std::vector<std::pair<int, std::int64_t>>& lane_bytes) {
   std::vector<lane_access> v(kWarpSize);
   for (int l = 0; l < kWarpSize; ++l) v[l].lane = l;
-  for (auto [l, b] : lane_bytes) {
-    lane_access& a = v[l];
-    a.active = true;
-    a.byte = b;
-    a.width = width;
-    a.first_word = b / 4;
-    a.words = static_cast<int>((b + width - 1) / 4 - b / 4 + 1);
-    a.bank = static_cast<int>(a.first_word % 32);
-  }
+  for (auto [l, b] : lane_bytes) place(v[l], b, width);
   return v;
 }
 

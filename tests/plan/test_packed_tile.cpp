@@ -190,12 +190,7 @@ std::int64_t plain_packed_wavefronts(const packed_params& p, int eb) {
     a = {};
     a.lane = l;
     a.active = active;
-    if (!active) return;
-    a.byte = static_cast<std::int64_t>(index) * eb;
-    a.width = width;
-    a.first_word = a.byte / m::kBankBytes;
-    a.words = std::max(1, width / m::kBankBytes);
-    a.bank = static_cast<int>(a.first_word % m::kBanks);
+    if (active) m::place(a, static_cast<std::int64_t>(index) * eb, width);
   };
   const int in_vectors = p.volume / p.vin, out_vectors = p.volume / p.vout;
   for (int w0 = 0; w0 < in_vectors; w0 += m::kWarpSize) {
