@@ -2,7 +2,8 @@
 # permute_box on the device (one call on a two-GPU machine): its tests and memcheck on GPU 1, the
 # permutation suite by name on both GPUs.
 #   scripts/device_box.sh BIN [tests] [suite]   (BIN: xpose, test_gpu, libgomp.so.1)
-#     tests: GpuRandom.PermuteBox, then compute-sanitizer memcheck on it (GPU 1);
+#     tests: FILTER (default GpuRandom.PermuteBox), then compute-sanitizer memcheck on MEMCHECK
+#            (default the same test) (GPU 1);
 #     suite: `xpose bench --suite permute` for TYPES0 on GPU 0 and TYPES1 on GPU 1 (defaults "i8"
 #            and "f16"), VARIANTS (default auto,permute_box), JSON per type in $OUT;
 #     profile: Nsight Compute on permute_box for CASES ("extents perm dtype;..."), GPU 0.
@@ -41,7 +42,7 @@ if [ $bench = 1 ]; then suite 0 "${TYPES0:-i8}" & fi
   if [ $tests = 1 ]; then
     $B/test_gpu --gtest_filter="${FILTER:-GpuRandom.PermuteBox}" 2>&1 |
       grep -E "^\[  (PASSED|FAILED)  \]|Failure|Which is|Expected|case" | head -20
-    timeout 300 compute-sanitizer --tool memcheck $B/test_gpu --gtest_filter='GpuRandom.PermuteBox' 2>&1 |
+    timeout 300 compute-sanitizer --tool memcheck $B/test_gpu --gtest_filter="${MEMCHECK:-GpuRandom.PermuteBox}" 2>&1 |
       grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" | head -8
     echo "tests took ${SECONDS}s"
   fi

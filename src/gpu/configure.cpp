@@ -316,15 +316,8 @@ status configure_permute_packed(plan_data& pd, std::string* why) {
     return fail(status::kVariantNotApplicable, why, "permute_packed does not run plain copies (use copy)");
   // A row copy moves whole rows: widen the element to the largest word that divides the row and
   // every stride (as permute_general does), so its boxes hold 16-byte words where possible.
-  problem pr = pd.prob;
-  const int w = rows_word_bytes(pr);
-  if (w != pr.elem_bytes) {
-    const int f = w / pr.elem_bytes;
-    for (int k = 0; k < pr.rank; ++k) pr.dims[k].in_stride /= f, pr.dims[k].out_stride /= f;
-    pr.dims[pr.rank - 1].extent /= f;
-    pr.dims[pr.rank - 1].in_stride = pr.dims[pr.rank - 1].out_stride = 1;
-    pr.elem_bytes = w;
-  }
+  const problem pr = as_row_words(pd.prob);
+  const int w = pr.elem_bytes;
   auto plans = std::make_shared<packed_plans>();
   const char* reason = "";
   if (!packed_plan(pr, true, &plans->vec, &reason) || !packed_plan(pr, false, &plans->scalar, &reason))
@@ -393,7 +386,8 @@ status configure_permute_box(plan_data& pd, std::string* why) {
                                p->in_run_dims > 1 ? "s" : "", p->runs_out, p->run_out * s, p->out_run_dims,
                                p->out_run_dims > 1 ? "s" : "", p->row_bytes,
                                p->swizzle == kBoxWords ? ", words swizzled" : p->swizzle == kBoxGranules ? ", 16-byte granules swizzled" : "");
-  if (p->wide) pd.launch_note += fmt::format("; gather: two table loads per chunk");
+  if (p->wide) pd.launch_note += "; gather: two table loads per chunk";
+  if (p->words) pd.launch_note += fmt::format("; word gather: {} runs per shared word", p->wg_n);
   pd.kernel_params = std::move(p);
   return status::kSuccess;
 }

@@ -15,6 +15,18 @@ int rows_word_bytes(const problem& p) {
   return s;
 }
 
+problem as_row_words(const problem& p) {
+  problem pr = p;
+  const int w = rows_word_bytes(pr);
+  if (w == pr.elem_bytes) return pr;
+  const int f = w / pr.elem_bytes;
+  for (int k = 0; k < pr.rank; ++k) pr.dims[k].in_stride /= f, pr.dims[k].out_stride /= f;
+  pr.dims[pr.rank - 1].extent /= f;
+  pr.dims[pr.rank - 1].in_stride = pr.dims[pr.rank - 1].out_stride = 1;
+  pr.elem_bytes = w;
+  return pr;
+}
+
 bool rows_plan(const problem& pr, rows_params* p, const char** reason) {
   *p = rows_params{};
   if (pr.rank < 1 || pr.dims[pr.rank - 1].in_stride != 1 || pr.dims[pr.rank - 1].out_stride != 1) {

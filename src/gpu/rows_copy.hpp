@@ -125,6 +125,9 @@ XPOSE_HD inline void rows_pieces(const rows_params& p, std::uint32_t j, int out_
 // [B,H,N,D] -> [B,N,H,D] with D = 128 floats moves 16-byte words, 4x fewer threads and index
 // decompositions than floats. (The launch narrows it to what the pointers' alignment allows.)
 int rows_word_bytes(const problem& p);
+// The problem with its element widened to rows_word_bytes (strides and the fastest extent divided
+// by the widening): what permute_packed plans a row copy as.
+problem as_row_words(const problem& p);
 // Fills *p for a normalised row-copy problem, or returns false with
 // *reason (the fastest dim not contiguous on both sides, an output that is not dense, negative
 // strides, 2^31 - 16 output bytes or more).

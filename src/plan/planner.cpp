@@ -142,6 +142,20 @@ constexpr const char* kBoxReason =
 // 15-16 KiB lost four of six, by up to 16 points) and where permute_rows moves rows of 2-byte words
 // under 2 KiB (41.9 -> 57.4, 50.9 -> 61.0, 51.0 -> 54.9; i8 rows of the kind lost, by 7-8 points).
 //
+// Eleventh session (H200 2026-11-30, the i8 and f16 suites by name, every box kernel variant, after
+// permute_box's converged store phase; results/byname-{i8,f16}-2026-11-30o*.json), 1- and 2-byte
+// elements, that kernel vs permute_box:
+//   permute_packed moving 2- or 4-byte words (a widened row copy) one at a time: i8 [1516,23,10,12,
+//   8,4,2] 30.4 -> 58.2, f16 [758,...] 45.3 -> 63.3 (widened to 8 or 16 bytes packed won: 85.6 vs
+//   54.9, 88.5 vs 72.2, 78.8 vs 60.2);
+//   permute_packed with vectors across two output dims and runs under 1 KiB: i8 [88,12,5,21,6,20,
+//   20] 35.1 -> 62.7, [24,18,22,13,3,14,2,24] 48.0 -> 66.1, f16 [12,18,...] 66.4 -> 69.5 (runs of
+//   15 KiB kept packed: [243148,184,6] 74.8 vs 51.7);
+//   skew_tile filling under 40% of its tiles: i8 [156,78,144,150] perm 3,1,0,2 (144 x 150 matrices in
+//   128 x 128 tiles, 33%) 17.9 -> 65.5. Not at 48% ([92,201,168,85] reversal: i8 19.6 -> 23.9 but f16
+//   45.7 -> 34.8) nor 59% (f16 [78,78,144,150]: 45.2 -> 59.7, where permute_runs ran 65.9).
+// Fitted on the run they describe; the suite after them is a second run.
+//
 // 4- and 8-byte elements (ninth session, H200 2026-11-30, the f32 and f64 suites by name at the
 // commit of the eighth session, docs/performance.md "permute_box for 4- and 8-byte elements"): it
 // goes ahead of permute_packed where packed moves single elements (no row-copy widening) and
@@ -163,7 +177,8 @@ const char* box_reason(const plan_data& pd) { return pd.prob.elem_bytes <= 2 ? k
 // may still refuse the problem; auto then runs `chosen`).
 bool box_beats(const plan_data& pd, std::string_view chosen) {
   constexpr std::int64_t kSmallPackedBoxBytes = 4096, kSmallPackedBoxBytes2 = 10240, kSmallPackedBoxBytes8 = 8192;
-  constexpr std::int64_t kShortRowBytes2 = 2048;
+  constexpr std::int64_t kShortRowBytes2 = 2048, kShortPackedRunBytes = 1024;
+  constexpr double kSkewLowFill = 0.4;
   const int s = pd.prob.elem_bytes;
   if (pd.where != backend::kGpu || s > 8) return false;
   if (chosen == "permute_rows") {  // f16 rows of 2-byte words under 2 KiB (ninth session, above)
@@ -176,12 +191,31 @@ bool box_beats(const plan_data& pd, std::string_view chosen) {
     gpu::packed_params packed;
     const char* reason = "";
     if (!gpu::packed_plan(pd.prob, true, &packed, &reason)) return false;
-    if (s <= 2) return std::int64_t{packed.volume} * s < (s == 1 ? kSmallPackedBoxBytes : kSmallPackedBoxBytes2);
+    if (s <= 2) {
+      // What packed runs (configure_permute_packed widens row copies to words; eleventh session,
+      // above): 2- or 4-byte words one at a time, or vectors across two output dims over runs under
+      // 1 KiB.
+      const problem words = gpu::as_row_words(pd.prob);
+      const int w = words.elem_bytes;
+      gpu::packed_params wp;
+      if (gpu::packed_plan(words, true, &wp, &reason) &&
+          ((w > s && w <= 4 && wp.vin == 1 && wp.vout == 1) ||
+           (wp.gather_levels > 0 && std::int64_t{std::min(wp.run_in, wp.run_out)} * w < kShortPackedRunBytes)))
+        return true;
+      return std::int64_t{packed.volume} * s < (s == 1 ? kSmallPackedBoxBytes : kSmallPackedBoxBytes2);
+    }
     if (gpu::rows_word_bytes(pd.prob) != s) return false;  // packed moves widened words
     if (s == 4) return std::min(packed.vin, packed.vout) * s < 16;
     return std::int64_t{packed.volume} * s <= kSmallPackedBoxBytes8;
   }
   if (s > 2) return false;
+  if (chosen == "skew_tile" && pd.has_matrix) {  // square tiles of 128 (1 B) or 64 (2 B) elements
+    const std::int64_t t = s == 1 ? gpu::skew_tile_shape<1>::kRows : gpu::skew_tile_shape<2>::kRows;
+    const auto& m = pd.mat;
+    const double fill = static_cast<double>(m.rows) * m.cols /
+                        (static_cast<double>(gpu::ceil_div(m.rows, t) * t) * (gpu::ceil_div(m.cols, t) * t));
+    return fill < kSkewLowFill;
+  }
   return (chosen == "permute_runs" && s == 1) || chosen == "tiled";
 }
 

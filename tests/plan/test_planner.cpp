@@ -326,6 +326,16 @@ TEST_F(GpuPlanner, BoxWhereItWon) {
       {{462819, 29, 5}, {1, 0, 2}, 8, "permute_box"},                             // box of 5600 B
       {{64, 128, 128, 64}, {0, 3, 1, 2}, 8, "permute_packed"},                    // box of 16 KiB
       {{601, 53, 54, 39}, {1, 0, 2, 3}, 8, "permute_rows"},                       // long rows
+      // 1 and 2 bytes (eleventh session): packed moving widened 2- or 4-byte words one at a time,
+      // packed vectors across two output dims over short runs, skew_tile tiles under 40% full.
+      {{1516, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, 1, "permute_box"},      // packed: 2 B words
+      {{758, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, 2, "permute_box"},       // packed: 4 B words
+      {{32, 1024, 1024, 8}, {0, 2, 1, 3}, 1, "permute_packed"},                    // 8 B words: kept
+      {{88, 12, 5, 21, 6, 20, 20}, {5, 2, 4, 0, 3, 6, 1}, 1, "permute_box"},       // across 2 dims, runs 400 B
+      {{12, 18, 22, 13, 3, 14, 2, 24}, {7, 1, 4, 6, 3, 2, 0, 5}, 2, "permute_box"},  // runs 336 B
+      {{243148, 184, 6}, {0, 2, 1}, 1, "permute_packed"},                          // runs of 15 KiB: kept
+      {{156, 78, 144, 150}, {3, 1, 0, 2}, 1, "permute_box"},                       // skew tiles 33% full
+      {{92, 201, 168, 85}, {3, 2, 1, 0}, 1, "skew_tile"},                          // 48%: kept
   });
 }
 

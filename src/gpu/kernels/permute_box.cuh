@@ -24,7 +24,17 @@
 //      a chunk that does not wrap it reads its elements one pitch apart from one table entry, a
 //      chunk that does from two (box_wide_of); otherwise every element's entry is loaded. Chunks
 //      inside the run are one 16-byte store, the (at most two) at its ends are written element by
-//      element. With the word gather (p.words, 1- and 2-byte elements: box_store_words), item u =
+//      element from the same registers.
+//      Converged: every chunk gathers its V elements by the same code (indices clamped to the
+//      run's last element; only the final store differs), and the no-wrap shortcut is taken only
+//      where the whole warp can. Head and tail chunks used to gather by a path of their own, one
+//      table load per element, and chunks that wrap the fastest dim by another: a warp whose 32
+//      chunks span a few short runs ran all three paths one after another. Nsight Compute, H200,
+//      2026-11-30, i8 [776,12,21,3,8,19,3] perm 6,5,4,1,3,0,2 (147-byte output runs at any
+//      alignment): 14.2 active threads per warp, 44 warp-thread instructions per byte (issued
+//      instructions x 32 / bytes), against 30.7 and 12.4 for [156,78,144,150] perm 3,1,0,2 (runs of
+//      144 B, all chunks whole and wrap-free); results/box-profile-2026-11-30o.log.
+//      With the word gather (p.words, 1- and 2-byte elements: box_store_words), item u =
 //      (g, j) is chunk j of a group of 4 / s runs, gathered as words.
 //
 // What limits it (H200, Nsight Compute, 2026-11-30, [2048,256,512] perm 2,1,0 i8 at 45-59% of
@@ -46,6 +56,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "gpu/box_tile.hpp"
 #include "gpu/common.cuh"
@@ -256,38 +267,39 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
       const std::int64_t rs = tout + static_cast<std::int64_t>(out_off[r]) * S;
       const int first = 16 * j - static_cast<int>((out_mis + rs) & 15);  // the chunk's first byte, from the run's
       if (first >= out_run_bytes) continue;
-      const int b0 = first / S;  // exact: pointers are aligned to the element
+      // Every chunk gathers V elements from `from` the same way, so head, tail and inner chunks
+      // run one path (step 2 above: "Converged"); runs shorter than a chunk (edge tiles) clamp.
+      const int len = out_run_bytes / S;
+      const int from = run_chunk_from<S>(first, len);
       const int base = out_base[r];
-      T* c = reinterpret_cast<T*>(outb + rs + first);
-      if (first >= 0 && first + 16 <= out_run_bytes) {
-        T e[V];
+      T e[V];
+      // Element i of the gather; Clamp (runs shorter than a chunk) keeps it inside the run.
+      auto gather = [&](auto clamp) {
+        constexpr bool kClamp = decltype(clamp)::value;
+        auto at = [&](int i) { return kClamp ? min(i, len - 1) : i; };
         if (p.wide) {  // two table loads (box_tile.hpp "The gather")
-          const box_wide g = box_wide_of(p, gtab, base, b0, V);
-          if (g.w >= V) {  // no wrap: one pitch apart (most chunks)
+          const box_wide g = box_wide_of(p, gtab, base, from, kClamp ? len : V);
+          if (__all_sync(__activemask(), g.w >= (kClamp ? len : V))) {  // no wrap in the warp: one pitch apart
 #pragma unroll
             for (int i = 0; i < V; ++i)
-              e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(g.pre + i * p.out_fast_pitch));
+              e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(g.pre + at(i) * p.out_fast_pitch));
           } else {
 #pragma unroll
             for (int i = 0; i < V; ++i)
-              e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>((i < g.w ? g.pre : g.post) + i * p.out_fast_pitch));
+              e[i] = *reinterpret_cast<const T*>(
+                  tile + box_phys_as<Mode>((at(i) < g.w ? g.pre : g.post) + at(i) * p.out_fast_pitch));
           }
         } else {
 #pragma unroll
           for (int i = 0; i < V; ++i)
-            e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, b0 + i)]));
+            e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, from + at(i))]));
         }
-        uint4 w;
-        memcpy(&w, e, sizeof w);
-        *reinterpret_cast<uint4*>(c) = w;
-      } else {
-#pragma unroll
-        for (int i = 0; i < V; ++i) {
-          const int b = b0 + i;
-          if (b >= 0 && b * S < out_run_bytes)
-            c[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, b)]));
-        }
-      }
+      };
+      if (len >= V) gather(std::false_type{});  // uniform in the block
+      else gather(std::true_type{});
+      uint4 v;
+      memcpy(&v, e, sizeof v);
+      store_run_chunk<T>(outb + rs, first, len, v);
     }
     }
     __syncthreads();  // the next tile reuses the rows; publishes next_origin

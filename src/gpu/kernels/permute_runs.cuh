@@ -121,23 +121,21 @@ __global__ void __launch_bounds__(kRunsThreads, MinBlocks)
       const std::int64_t rs = tout + static_cast<std::int64_t>(out_off[a]) * S;
       const int first = 16 * j - static_cast<int>((out_mis + rs) & 15);  // the chunk's first byte, from the run's
       if (first >= out_run_bytes) continue;
-      const int b0 = first / S;  // exact: pointers are aligned to the element
+      // One gather path for every chunk (chunk_ops.cuh run_chunk_from); runs shorter than a chunk
+      // (lb < V: short B or an edge tile, uniform in the block) clamp their indices.
+      const int from = run_chunk_from<S>(first, lb);
       const int as = a * S;
-      T* c = reinterpret_cast<T*>(outb + rs + first);
-      if (first >= 0 && first + 16 <= out_run_bytes) {
-        T e[V];
+      T e[V];
+      if (lb >= V) {
 #pragma unroll
-        for (int i = 0; i < V; ++i) e[i] = *reinterpret_cast<const T*>(tile + row_word[b0 + i] + as);
-        uint4 w;
-        memcpy(&w, e, sizeof w);
-        *reinterpret_cast<uint4*>(c) = w;
+        for (int i = 0; i < V; ++i) e[i] = *reinterpret_cast<const T*>(tile + row_word[from + i] + as);
       } else {
 #pragma unroll
-        for (int i = 0; i < V; ++i) {
-          const int b = b0 + i;
-          if (b >= 0 && b < lb) c[i] = *reinterpret_cast<const T*>(tile + row_word[b] + as);
-        }
+        for (int i = 0; i < V; ++i) e[i] = *reinterpret_cast<const T*>(tile + row_word[min(i, lb - 1)] + as);
       }
+      uint4 v;
+      memcpy(&v, e, sizeof v);
+      store_run_chunk<T>(outb + rs, first, lb, v);
     }
     __syncthreads();  // the next tile reuses the rows and row_word; publishes next_origin
   }
