@@ -17,12 +17,15 @@ namespace xpose::detail::gpu {
 namespace {
 
 // The seeds' kernels (and narrow) address matrix b at b * batch stride: one batch dim at most.
-status check_single_batch_dim(const plan_data& pd, const char* variant, std::string* why) {
-  if (pd.mat.batch_rank > 1)
+status check_single_batch_dim(const matrix_view& m, const char* variant, std::string* why) {
+  if (m.batch_rank > 1)
     return fail(status::kVariantNotApplicable, why,
                 fmt::format("{} handles one batch dimension; this problem has {} (name reg_tile, fast_tile or tiled)",
-                            variant, pd.mat.batch_rank));
+                            variant, m.batch_rank));
   return status::kSuccess;
+}
+status check_single_batch_dim(const plan_data& pd, const char* variant, std::string* why) {
+  return check_single_batch_dim(pd.mat, variant, why);
 }
 
 status check_block_threads(const launch_shape& l, std::string* why) {
@@ -215,15 +218,8 @@ void tma_tile_grid(plan_data& pd) {
 
 // The bulk tensor copy engine: compute capability 9.0 and up, 16-byte units everywhere, one batch
 // dim (a 3-D tensor map), 32-bit coordinates.
-status configure_tma_tile(plan_data& pd, std::string* why) {
-  if (pd.device.cc_major < 9)
-    return fail(status::kVariantNotApplicable, why,
-                fmt::format("tma_tile needs the bulk tensor copy engine of compute capability 9.0 or newer (this "
-                            "device: {}.{})",
-                            pd.device.cc_major, pd.device.cc_minor));
-  if (status s = check_single_batch_dim(pd, "tma_tile", why); s != status::kSuccess) return s;
-  const int S = pd.prob.elem_bytes;
-  const auto& m = pd.mat;
+status check_tma_view(const matrix_view& m, int S, std::string* why) {
+  if (status s = check_single_batch_dim(m, "tma_tile", why); s != status::kSuccess) return s;
   if ((m.ld_in * S) % 16 || (m.ld_out * S) % 16 || (m.batch > 1 && ((m.bs_in * S) % 16 || (m.bs_out * S) % 16)))
     return fail(status::kMisaligned, why,
                 fmt::format("tma_tile's tensor maps need leading dimensions and batch strides in whole 16-byte "
@@ -242,6 +238,17 @@ status configure_tma_tile(plan_data& pd, std::string* why) {
     return fail(status::kVariantNotApplicable, why,
                 "tma_tile's coordinates are 32-bit: rows, columns (in 8-byte units for 16-byte elements) and the "
                 "batch must be under 2^31");
+  return status::kSuccess;
+}
+
+status configure_tma_tile(plan_data& pd, std::string* why) {
+  if (pd.device.cc_major < 9)
+    return fail(status::kVariantNotApplicable, why,
+                fmt::format("tma_tile needs the bulk tensor copy engine of compute capability 9.0 or newer (this "
+                            "device: {}.{})",
+                            pd.device.cc_major, pd.device.cc_minor));
+  const int S = pd.prob.elem_bytes;
+  if (status s = check_tma_view(pd.mat, S, why); s != status::kSuccess) return s;
   switch (S) {
     case 1: tma_tile_grid<1>(pd); break;
     case 2: tma_tile_grid<2>(pd); break;

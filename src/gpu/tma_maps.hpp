@@ -15,9 +15,8 @@ namespace xpose::detail::gpu {
 
 // The input and output maps of matrix view m (one batch dim at most) for tiles of npo x npi
 // 128-byte panels of `elem_bytes`-byte elements: 3-D (columns, rows, batch), 128-byte boxes
-// swizzled by 128 bytes. Fails with kMisaligned when a pointer, leading dimension, batch stride or
-// output row (the store clips at 16-byte granularity) is not in whole 16-byte units, kVariantNotApplicable when a dim exceeds what the engine addresses (2^31
-// units), kCudaError when the driver refuses.
+// swizzled by 128 bytes. Fails as check_tma_view (gpu/variants.hpp) does, with kMisaligned for a
+// pointer that is not 16-byte aligned, and with kCudaError when the driver refuses.
 status make_tma_maps(const matrix_view& m, int elem_bytes, int npo, int npi, const void* in, void* out,
                      CUtensorMap* map_in, CUtensorMap* map_out, std::string* why);
 

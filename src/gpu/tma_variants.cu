@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <mutex>
+#include <optional>
 
 #include "gpu/common.cuh"
 #include "gpu/kernels/tile_shapes.hpp"
@@ -144,18 +145,10 @@ class ticket_lease {
 
 status make_tma_maps(const matrix_view& m, int S, int npo, int npi, const void* in, void* out, CUtensorMap* map_in,
                      CUtensorMap* map_out, std::string* why) {
-  const auto addr_in = reinterpret_cast<std::uintptr_t>(in), addr_out = reinterpret_cast<std::uintptr_t>(out);
-  if (addr_in % 16 || addr_out % 16 || (m.ld_in * S) % 16 || (m.ld_out * S) % 16 ||
-      (m.batch > 1 && ((m.bs_in * S) % 16 || (m.bs_out * S) % 16)) || m.batch_rank > 1 || (m.rows * S) % 16) {
-    if (why)
-      *why = "tma_tile needs 16-byte aligned pointers, leading dimensions and batch strides, output rows of whole "
-             "16-byte units and one batch dim";
+  if (status st = check_tma_view(m, S, why); st != status::kSuccess) return st;
+  if (reinterpret_cast<std::uintptr_t>(in) % 16 || reinterpret_cast<std::uintptr_t>(out) % 16) {
+    if (why) *why = "tma_tile needs 16-byte aligned pointers";
     return status::kMisaligned;
-  }
-  const std::int64_t units = S < 8 ? 1 : S / 8, lim = std::int64_t{1} << 31;
-  if (m.cols * units >= lim || m.rows * units >= lim || m.batch >= lim) {
-    if (why) *why = "tma_tile addresses at most 2^31 - 1 8-byte units per dim (the engine's coordinates are 32-bit)";
-    return status::kVariantNotApplicable;
   }
   if (status st = encode(map_in, in, S, m.cols, m.rows, m.batch, m.ld_in, m.bs_in, npo * 128 / S, why);
       st != status::kSuccess)
@@ -183,21 +176,18 @@ status run_tma_tile(const plan_data& pd, const void* in, void* out, CUstream_st*
         st != status::kSuccess)
       return st;
     tma_tile_args a = make_tma_args(pd.mat, S, sh::kNpo, sh::kNpi, sh::kGroup, sh::kStages);
-    // One tile per block or fewer: nothing to claim.
-    if (a.tiles <= pd.launch.grid_x)
-      XPOSE_CUDA_TRY((launch_tma_tile<S, sh::kNpo, sh::kNpi, sh::kThreads, sh::kOutBufs>(
-                         map_in, map_out, a, static_cast<int>(pd.launch.grid_x), s)),
-                     why);
-    else {
+    // More tiles than blocks: claim them in order through a leased ticket (none: the static order).
+    std::optional<ticket_lease> lease;
+    if (a.tiles > pd.launch.grid_x) {
       int device = 0;
       XPOSE_CUDA_TRY(cudaGetDevice(&device), why);
-      ticket_lease lease(device, s);
-      a.ticket = lease.ticket();
-      XPOSE_CUDA_TRY((launch_tma_tile<S, sh::kNpo, sh::kNpi, sh::kThreads, sh::kOutBufs>(
-                         map_in, map_out, a, static_cast<int>(pd.launch.grid_x), s)),
-                     why);
-      XPOSE_CUDA_TRY(lease.release(), why);
+      lease.emplace(device, s);
+      a.ticket = lease->ticket();
     }
+    XPOSE_CUDA_TRY((launch_tma_tile<S, sh::kNpo, sh::kNpi, sh::kThreads, sh::kOutBufs>(
+                       map_in, map_out, a, static_cast<int>(pd.launch.grid_x), s)),
+                   why);
+    if (lease) XPOSE_CUDA_TRY(lease->release(), why);
     return status::kSuccess;
   };
   switch (pd.prob.elem_bytes) {

@@ -33,6 +33,13 @@ XPOSE_GPU_VARIANT(permute_rows)
 XPOSE_GPU_VARIANT(permute_box)
 #undef XPOSE_GPU_VARIANT
 
+// Whether tma_tile's tensor maps can describe matrix view m of `elem_bytes`-byte elements (one
+// batch dim, leading dimensions and batch strides in whole 16-byte units, output rows of whole
+// 16-byte units, dims under 2^31 engine units): kSuccess, or the status and *why. configure_tma_tile
+// checks it at plan time, make_tma_maps again at execute time (the tuning harness builds maps
+// without a plan), with the pointers' alignment.
+status check_tma_view(const matrix_view& m, int elem_bytes, std::string* why);
+
 // The current device's properties; kNoDevice when there is none or the driver is unusable.
 status query_device(device_info* info, std::string* why);
 

@@ -1,0 +1,174 @@
+// The memory pattern of cpu_blocked's staged tiles without the transposition: what the pattern
+// alone costs against memcpy on this machine (docs/cpu.md, "Eleventh session").
+//
+// An N x N matrix of S-byte elements is cut into ti x tj tiles, walked row of tiles by row of
+// tiles and split over the threads as cpu_blocked does. Per tile, one thread
+//   staged:    copies the tile's ti input rows of tj * S bytes into a buffer (ordinary loads and
+//              stores, as stage_rows), then streams tj output rows of ti * S bytes from it with
+//              32-byte non-temporal stores (as stream_lines), each to its place in the transposed
+//              output: the bytes are not transposed, the addresses are;
+//   seq:       the same two phases on contiguous input and output (the tile's bytes back to back);
+//   overlap:   staged, but the next tile's staging is interleaved with the current tile's
+//              streaming, one output row's worth at a time (two buffers);
+//   nt512:     staged with 64-byte non-temporal stores;
+//   direct:    no buffer: blocks of 64 / S input rows x 32 bytes loaded into registers, and 32 / S
+//              output rows x 64 bytes (whole lines) streamed from them, walking each tile's blocks
+//              down its rows first (the registers hold the data, not its transposition: the
+//              pattern's cost only);
+// and `memcpy` copies the same bytes in one piece per thread. Modes alternate rep by rep; GB/s
+// counts bytes read plus bytes written, as xpose bench does.
+//
+//   xpose_tune_cpu_stage [--n 16384] [--elem 2] [--ti 128] [--tj 1024] [--reps 5] [--threads 2]
+#include <immintrin.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+namespace {
+
+using i64 = std::int64_t;
+
+__attribute__((target("avx2"))) void stream32(char* dst, i64 ldo, const char* buf, i64 ldb, i64 rows, i64 len) {
+  for (i64 r = 0; r < rows; ++r)
+    for (i64 k = 0; k < len; k += 64) {
+      const char* s = buf + r * ldb + k;
+      char* d = dst + r * ldo + k;
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(d), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s)));
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(d + 32),
+                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + 32)));
+    }
+}
+
+__attribute__((target("avx512f"))) void stream64(char* dst, i64 ldo, const char* buf, i64 ldb, i64 rows, i64 len) {
+  for (i64 r = 0; r < rows; ++r)
+    for (i64 k = 0; k < len; k += 64)
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + r * ldo + k), _mm512_loadu_si512(buf + r * ldb + k));
+}
+
+// One direct block: R = 64 / S input rows of 32 bytes at src (row pitch lds) into registers, then
+// 32 / S output lines of 64 bytes at dst (row pitch ldo) from them.
+template <int R>
+__attribute__((target("avx2"))) void direct_block(char* dst, i64 ldo, const char* src, i64 lds) {
+  __m256i v[R];
+#pragma GCC unroll 64
+  for (int r = 0; r < R; ++r) v[r] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + r * lds));
+#pragma GCC unroll 64
+  for (int o = 0; o < R / 2; ++o) {
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + o * ldo), v[2 * o]);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + o * ldo + 32), v[2 * o + 1]);
+  }
+}
+
+__attribute__((target("avx2"))) void stage(char* dst, const char* src, i64 lds, i64 rows, i64 bytes) {
+  for (i64 r = 0; r < rows; ++r)
+    for (i64 k = 0; k < bytes; k += 32)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + r * bytes + k),
+                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + r * lds + k)));
+}
+
+struct aligned_buffer {
+  std::unique_ptr<char, decltype(&std::free)> p{nullptr, &std::free};
+  explicit aligned_buffer(i64 bytes) : p(static_cast<char*>(std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096)), &std::free) {}
+  char* get() const { return p.get(); }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"cpu_blocked's staged-tile memory pattern against memcpy"};
+  i64 n = 16384, elem = 2, ti = 128, tj = 1024;
+  int reps = 5, threads = 2;
+  app.add_option("--n", n, "matrix side");
+  app.add_option("--elem", elem, "element bytes");
+  app.add_option("--ti", ti, "tile rows (input rows per tile; ti * elem a multiple of 64)");
+  app.add_option("--tj", tj, "tile columns (tj * elem a multiple of 64)");
+  app.add_option("--reps", reps, "rounds (every mode once per round)");
+  app.add_option("--threads", threads, "threads");
+  CLI11_PARSE(app, argc, argv);
+  if (n % ti || n % tj || (ti * elem) % 64 || (tj * elem) % 64 || (elem != 1 && elem != 2 && elem != 4)) {
+    fmt::print(stderr, "tiles must divide the matrix and be whole 64-byte lines on both sides; elements of 1, 2 or 4 bytes\n");
+    return 2;
+  }
+  const i64 bytes = n * n * elem, row = n * elem, tile = ti * tj * elem, nti = n / ti, ntj = n / tj;
+  aligned_buffer in(bytes), out(bytes);
+  std::memset(in.get(), 1, bytes);
+  std::memset(out.get(), 2, bytes);
+  const char* src = in.get();
+  char* dst = out.get();
+  auto in_of = [&](i64 t) { return src + (t / ntj) * ti * row + (t % ntj) * tj * elem; };
+  auto out_of = [&](i64 t) { return dst + (t % ntj) * tj * row + (t / ntj) * ti * elem; };
+  const char* names[] = {"staged", "seq", "overlap", "nt512", "memcpy", "direct"};
+  constexpr int kModes = 6;
+  std::vector<std::vector<double>> gbps(kModes);
+  for (int rep = 0; rep < reps; ++rep)
+    for (int mode = 0; mode < kModes; ++mode) {
+      const auto t0 = std::chrono::steady_clock::now();
+#pragma omp parallel num_threads(threads)
+      {
+        const i64 me = omp_get_thread_num(), nt = nti * ntj, lo = me * nt / threads, hi = (me + 1) * nt / threads;
+        aligned_buffer a(tile), b(tile);
+        char* cur = a.get();
+        char* next = b.get();
+        if (mode == 5) {
+          const i64 br = 64 / elem;  // input rows per block = output elements per 64-byte line
+          for (i64 t = lo; t < hi; ++t)
+            for (i64 c = 0; c < tj * elem; c += 32)      // 32 input bytes = 32 / S output rows
+              for (i64 r = 0; r < ti; r += br) {        // down the tile's rows first
+                char* o = out_of(t) + (c / elem) * row + r * elem;
+                const char* i = in_of(t) + r * row + c;
+                if (elem == 1) direct_block<64>(o, row, i, row);
+                else if (elem == 2) direct_block<32>(o, row, i, row);
+                else direct_block<16>(o, row, i, row);
+              }
+        } else if (mode == 4) {
+          const i64 c0 = me * bytes / threads, c1 = (me + 1) * bytes / threads;
+          std::memcpy(dst + c0, src + c0, static_cast<std::size_t>(c1 - c0));
+        } else if (mode == 2) {
+          const i64 piece = tile / tj;  // staging bytes per output row streamed
+          if (lo < hi) stage(cur, in_of(lo), row, ti, tj * elem);
+          for (i64 t = lo; t < hi; ++t) {
+            for (i64 r = 0; r < tj; ++r) {
+              stream32(out_of(t) + r * row, row, cur + r * ti * elem, ti * elem, 1, ti * elem);
+              if (t + 1 < hi) {
+                const i64 off = r * piece, sr = off / (tj * elem), sc = off % (tj * elem);
+                stage(next + sr * tj * elem + sc, in_of(t + 1) + sr * row + sc, row, 1, piece);
+              }
+            }
+            std::swap(cur, next);
+          }
+        } else {
+          for (i64 t = lo; t < hi; ++t) {
+            if (mode == 1) {
+              stage(cur, src + t * tile, tj * elem, ti, tj * elem);
+              stream32(dst + t * tile, ti * elem, cur, ti * elem, tj, ti * elem);
+            } else {
+              stage(cur, in_of(t), row, ti, tj * elem);
+              (mode == 3 ? stream64 : stream32)(out_of(t), row, cur, ti * elem, tj, ti * elem);
+            }
+          }
+        }
+        _mm_sfence();
+      }
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      gbps[mode].push_back(2.0 * bytes / ms / 1e6);
+    }
+  fmt::print("{}^2 x {} B, tiles {} x {}, {} threads, GB/s (read + write) per round\n", n, elem, ti, tj, threads);
+  for (int mode = 0; mode < kModes; ++mode) {
+    std::vector<double> v = gbps[mode];
+    std::sort(v.begin(), v.end());
+    fmt::print("{:8s} median {:5.1f}  (", names[mode], v[v.size() / 2]);
+    for (double g : gbps[mode]) fmt::print(" {:.1f}", g);
+    fmt::print(" )\n");
+  }
+  return 0;
+}
