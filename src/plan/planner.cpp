@@ -152,8 +152,9 @@ constexpr const char* kBoxReason =
 //   20] 35.1 -> 62.7, [24,18,22,13,3,14,2,24] 48.0 -> 66.1, f16 [12,18,...] 66.4 -> 69.5 (runs of
 //   15 KiB kept packed: [243148,184,6] 74.8 vs 51.7);
 //   skew_tile filling under 40% of its tiles: i8 [156,78,144,150] perm 3,1,0,2 (144 x 150 matrices in
-//   128 x 128 tiles, 33%) 17.9 -> 65.5. Not at 48% ([92,201,168,85] reversal: i8 19.6 -> 23.9 but f16
-//   45.7 -> 34.8) nor 59% (f16 [78,78,144,150]: 45.2 -> 59.7, where permute_runs ran 65.9).
+//   128 x 128 tiles, 33%) 17.9 -> 65.5. From 40% to 75% permute_runs goes first (auto_candidates):
+//   f16 [78,78,144,150] (59%) 45.2 -> 65.9 with runs, 59.7 with box; for bytes box_beats then puts
+//   permute_box ahead of runs, as before (i8 [92,201,168,85] reversal, 48%: 19.6 -> 23.9, runs 24.7).
 // Fitted on the run they describe; the suite after them is a second run.
 //
 // 4- and 8-byte elements (ninth session, H200 2026-11-30, the f32 and f64 suites by name at the
@@ -172,6 +173,19 @@ constexpr const char* kBoxReason4 =
     "66-75%, were 51-69%)";
 
 const char* box_reason(const plan_data& pd) { return pd.prob.elem_bytes <= 2 ? kBoxReason : kBoxReason4; }
+
+// The share of the elements of skew_tile's launched tiles that lie inside the matrix (its tiles are
+// square: 128, 64, 32 and 32 elements a side for 1-, 2-, 4- and 8-byte elements).
+double skew_fill(const plan_data& pd) {
+  const int s = pd.prob.elem_bytes;
+  const std::int64_t t = s == 1   ? gpu::skew_tile_shape<1>::kRows
+                         : s == 2 ? gpu::skew_tile_shape<2>::kRows
+                         : s == 4 ? gpu::skew_tile_shape<4>::kRows
+                                  : gpu::skew_tile_shape<8>::kRows;
+  const auto& m = pd.mat;
+  return static_cast<double>(m.rows) * m.cols /
+         (static_cast<double>(gpu::ceil_div(m.rows, t) * t) * (gpu::ceil_div(m.cols, t) * t));
+}
 
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
 // may still refuse the problem; auto then runs `chosen`).
@@ -209,13 +223,7 @@ bool box_beats(const plan_data& pd, std::string_view chosen) {
     return std::int64_t{packed.volume} * s <= kSmallPackedBoxBytes8;
   }
   if (s > 2) return false;
-  if (chosen == "skew_tile" && pd.has_matrix) {  // square tiles of 128 (1 B) or 64 (2 B) elements
-    const std::int64_t t = s == 1 ? gpu::skew_tile_shape<1>::kRows : gpu::skew_tile_shape<2>::kRows;
-    const auto& m = pd.mat;
-    const double fill = static_cast<double>(m.rows) * m.cols /
-                        (static_cast<double>(gpu::ceil_div(m.rows, t) * t) * (gpu::ceil_div(m.cols, t) * t));
-    return fill < kSkewLowFill;
-  }
+  if (chosen == "skew_tile" && pd.has_matrix) return skew_fill(pd) < kSkewLowFill;
   return (chosen == "permute_runs" && s == 1) || chosen == "tiled";
 }
 
@@ -288,6 +296,7 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
                                  "ones): bulk tensor copies through swizzled tiles, tiles claimed in order (H200 "
                                  "16384^2: 90.1-96.0% of copy vs 87.5-91.2% before)"});
       constexpr std::int64_t kRegTileMinBytes = 4 << 20, kRegTile64LongSide = 16384;
+      constexpr double kSkewRunsFill = 0.75;
       if (s == 1 && pd.prob.count() > kRegTileMinBytes &&
           ((m.rows == 64 && m.cols >= kRegTile64LongSide) || (m.cols == 64 && m.rows >= kRegTile64LongSide)))
         c.push_back({"reg_tile", "1-byte matrices of 64 rows or columns: 16 x 16-byte register transposes in whole "
@@ -358,6 +367,16 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // 1/2/4/8 B: skew_tile 67.8 / 69.7 / 67.8-70.7 / 86.1 against tiled 36.7 / 48.0 / 55.0 / 68.6
       // (and permute_packed 17.2 / 29.9 / 55.4 / 63.0). Short sides (<= 64) keep their kernels: the
       // staggered tile reads up to 32 / S - 1 extra rows, too many for them (not measured).
+      // Batches of 1- and 2-byte matrices that fill under 3/4 of skew_tile's tiles: permute_runs
+      // first, where it runs (H200 2026-11-30, eleventh session, by name, % of copy, skew_tile /
+      // permute_runs: f16 [78,78,144,150] perm 3,1,0,2 (144 x 150 in 64 x 64 tiles, 59%) 45.2 / 65.9;
+      // i8 [92,201,168,85] reversal (92 x 85 in 128 x 128, 48%) 19.6 / 24.7, where box_beats then
+      // runs permute_box, 23.9). Under 40% permute_box goes first (box_beats). Two cases: fitted on
+      // the run they describe.
+      if (s <= 2 && m.batch > 1 && short_side > 64 && pd.has_matrix && skew_fill(pd) < kSkewRunsFill)
+        c.push_back({"permute_runs", "1- or 2-byte matrices filling under 3/4 of skew_tile's tiles: A x B transposes "
+                                     "of runs with 16-byte chunks both ways (H200 f16 [78,78,144,150]: 65.9% of copy "
+                                     "vs skew_tile 45.2%)"});
       if (s < 16 && short_side > 64)
         c.push_back({"skew_tile", "2-D transpose whose leading dimensions or pointers are not 16-byte aligned: "
                                   "tile edges staggered so the vectors stay aligned both ways (H200 10007x9973: "

@@ -335,7 +335,9 @@ TEST_F(GpuPlanner, BoxWhereItWon) {
       {{12, 18, 22, 13, 3, 14, 2, 24}, {7, 1, 4, 6, 3, 2, 0, 5}, 2, "permute_box"},  // runs 336 B
       {{243148, 184, 6}, {0, 2, 1}, 1, "permute_packed"},                          // runs of 15 KiB: kept
       {{156, 78, 144, 150}, {3, 1, 0, 2}, 1, "permute_box"},                       // skew tiles 33% full
-      {{92, 201, 168, 85}, {3, 2, 1, 0}, 1, "skew_tile"},                          // 48%: kept
+      {{92, 201, 168, 85}, {3, 2, 1, 0}, 1, "permute_box"},  // 48%: permute_runs first, then box_beats
+      {{78, 78, 144, 150}, {3, 1, 0, 2}, 2, "permute_runs"},  // f16, 59% of skew_tile's tiles
+      {{180, 163, 56, 81}, {2, 3, 1, 0}, 2, "skew_tile"},     // 360 x 4536 matrices, 94%: kept
   });
 }
 
