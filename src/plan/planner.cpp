@@ -155,6 +155,9 @@ constexpr const char* kBoxReason =
 //   128 x 128 tiles, 33%) 17.9 -> 65.5. From 40% to 75% permute_runs goes first (auto_candidates):
 //   f16 [78,78,144,150] (59%) 45.2 -> 65.9 with runs, 59.7 with box; for bytes box_beats then puts
 //   permute_box ahead of runs, as before (i8 [92,201,168,85] reversal, 48%: 19.6 -> 23.9, runs 24.7).
+//   fast_tile filling under 3/4 of its tiles: f16 [32,16,16,16,16,64] reversal (32 x 64 matrices in
+//   64 x 64 tiles, 50%) 49.5 -> 72.2 (the ninth session's by-name run: 51.8 -> 72.2); no other suite
+//   case of 1 or 2 bytes runs fast_tile under 3/4 full.
 // Fitted on the run they describe; the suite after them is a second run.
 //
 // 4- and 8-byte elements (ninth session, H200 2026-11-30, the f32 and f64 suites by name at the
@@ -187,12 +190,22 @@ double skew_fill(const plan_data& pd) {
          (static_cast<double>(gpu::ceil_div(m.rows, t) * t) * (gpu::ceil_div(m.cols, t) * t));
 }
 
+// The same for fast_tile (tiles of 128 x 128, 64 x 64 and 32 x 32 elements for 1, 2 and 4+ bytes).
+double fast_fill(const plan_data& pd) {
+  const int s = pd.prob.elem_bytes;
+  const std::int64_t tr = s == 1 ? gpu::fast_tile_shape<1>::kRows : s == 2 ? gpu::fast_tile_shape<2>::kRows : 32;
+  const std::int64_t tc = s == 1 ? gpu::fast_tile_shape<1>::kCols : s == 2 ? gpu::fast_tile_shape<2>::kCols : 32;
+  const auto& m = pd.mat;
+  return static_cast<double>(m.rows) * m.cols /
+         (static_cast<double>(gpu::ceil_div(m.rows, tr) * tr) * (gpu::ceil_div(m.cols, tc) * tc));
+}
+
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
 // may still refuse the problem; auto then runs `chosen`).
 bool box_beats(const plan_data& pd, std::string_view chosen) {
   constexpr std::int64_t kSmallPackedBoxBytes = 4096, kSmallPackedBoxBytes2 = 10240, kSmallPackedBoxBytes8 = 8192;
   constexpr std::int64_t kShortRowBytes2 = 2048, kShortPackedRunBytes = 1024;
-  constexpr double kSkewLowFill = 0.4;
+  constexpr double kSkewLowFill = 0.4, kFastLowFill = 0.75;
   const int s = pd.prob.elem_bytes;
   if (pd.where != backend::kGpu || s > 8) return false;
   if (chosen == "permute_rows") {  // f16 rows of 2-byte words under 2 KiB (ninth session, above)
@@ -223,7 +236,9 @@ bool box_beats(const plan_data& pd, std::string_view chosen) {
     return std::int64_t{packed.volume} * s <= kSmallPackedBoxBytes8;
   }
   if (s > 2) return false;
-  if (chosen == "skew_tile" && pd.has_matrix) return skew_fill(pd) < kSkewLowFill;
+  // Batches only: the rules' cases are batches, single small matrices were not measured.
+  if (chosen == "skew_tile" && pd.has_matrix && pd.mat.batch > 1) return skew_fill(pd) < kSkewLowFill;
+  if (chosen == "fast_tile" && pd.has_matrix && pd.mat.batch > 1) return fast_fill(pd) < kFastLowFill;
   return (chosen == "permute_runs" && s == 1) || chosen == "tiled";
 }
 

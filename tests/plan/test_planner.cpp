@@ -338,6 +338,8 @@ TEST_F(GpuPlanner, BoxWhereItWon) {
       {{92, 201, 168, 85}, {3, 2, 1, 0}, 1, "permute_box"},  // 48%: permute_runs first, then box_beats
       {{78, 78, 144, 150}, {3, 1, 0, 2}, 2, "permute_runs"},  // f16, 59% of skew_tile's tiles
       {{180, 163, 56, 81}, {2, 3, 1, 0}, 2, "skew_tile"},     // 360 x 4536 matrices, 94%: kept
+      {{32, 16, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}, 2, "permute_box"},  // fast_tile's tiles 50% full
+      {{64, 32, 32, 32, 64}, {4, 3, 2, 1, 0}, 2, "fast_tile"},           // 100%: kept
   });
 }
 
