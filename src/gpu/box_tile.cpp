@@ -211,21 +211,18 @@ bool layout(box_params* p, int elem_bytes, int row_bytes, int swizzle) {
   p->out_fast_div = fast_div(static_cast<std::uint32_t>(p->out_fast_t));
   p->out_fast_pitch = p->spitch[fast];
   p->wide = p->out_fast_t >= 16 / elem_bytes;
-  // The word gather (box_tile.hpp): d0 outside the output run and the runs of a group equally
-  // aligned in the output; unaligned words where another box dim's shared pitch is not whole words.
+  // The word gather (box_tile.hpp): d0 outside the output run, every other box dim's shared pitch
+  // whole words, and the runs of a group equally aligned in the output.
   p->words = 0, p->wg_n = 1, p->wg_lo = 1, p->wg_cg = 1, p->wg_t0 = 1, p->groups = p->runs_out;
   const int d0 = p->in_order[0];
   int pos = p->n_box;  // d0's place in the output order
   for (int i = 0; i < p->n_box; ++i)
     if (p->out_order[i] == d0) pos = i;
-  const bool words = elem_bytes <= 2 && pos >= p->out_run_dims && pos < p->n_box &&
-                     p->out_stride[d0] * elem_bytes % 16 == 0;
-  bool whole_words = true;
-  for (int i = 1; i < p->n_box; ++i) whole_words = whole_words && p->spitch[p->in_order[i]] % 4 == 0;
-  p->words_unaligned = 0;
+  bool words = elem_bytes <= 2 && pos >= p->out_run_dims && pos < p->n_box &&
+               p->out_stride[d0] * elem_bytes % 16 == 0;
+  for (int i = 1; i < p->n_box; ++i) words = words && p->spitch[p->in_order[i]] % 4 == 0;
   if (words) {
     p->words = 1;
-    p->words_unaligned = whole_words ? 0 : 1;
     p->wg_n = 4 / elem_bytes;
     for (int i = p->out_run_dims; i < pos; ++i) p->wg_lo *= p->t[p->out_order[i]];
     p->wg_t0 = p->t[d0];
@@ -376,14 +373,11 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
         for (int l = 0; l < model::kWarpSize; ++l) fill(l, elem_ok(l, i), elem_ok(l, i) ? gtab_byte(b0[l] + i) : 0, 4);
         total += model::count_wavefronts_total(model::smem_op::kLoad, 4, lanes);
       }
-      for (int half = 0; half < (p.words_unaligned ? 2 : 1); ++half) {  // unaligned words: two loads
-        for (int l = 0; l < model::kWarpSize; ++l) {
-          const bool ok = elem_ok(l, i);
-          const int lin = ok ? base[l] + box_gtab_of(p, b0[l] + i) : 0;
-          fill(l, ok, ok ? box_phys(p, p.words_unaligned ? (lin & ~3) + 4 * half : lin) : 0, width);
-        }
-        total += model::count_wavefronts_total(model::smem_op::kLoad, width, lanes);
+      for (int l = 0; l < model::kWarpSize; ++l) {
+        const bool ok = elem_ok(l, i);
+        fill(l, ok, ok ? box_phys(p, base[l] + box_gtab_of(p, b0[l] + i)) : 0, width);
       }
+      total += model::count_wavefronts_total(model::smem_op::kLoad, width, lanes);
     }
   }
   return total;

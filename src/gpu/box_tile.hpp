@@ -45,13 +45,9 @@
 // thread takes a *group* of G runs (runs o, o + so, ..., so their index stride along d0) and the
 // same chunk of each: it loads V words instead of V elements, transposes them in registers (byte
 // or half permutes) and stores G chunks. It needs every shared word to hold elements of one group
-// at one place: the G runs' chunks start at the same alignment (out_stride_d0 s a multiple of 16).
-// Where every box dim but d0 has a shared pitch that is a multiple of 4 bytes (d0 alone in the
-// input run, or t_d0 s a multiple of 4), a group's elements fill one aligned shared word; otherwise
-// (words_unaligned, eleventh session) they are the 4 bytes from any byte L (d0 is the input run's
-// first dim, so they are contiguous in the linear layout, and the swizzles keep bits 0-1), read as
-// the words at L & ~3 and (L & ~3) + 4 and a funnel shift: two shared loads per word instead of one,
-// still a quarter of the element gather's loads for bytes.
+// at one place: every box dim but d0 has a shared pitch that is a multiple of 4 bytes (d0 alone in
+// the input run, or t_d0 s a multiple of 4), and the G runs' chunks start at the same alignment
+// (out_stride_d0 s a multiple of 16).
 #pragma once
 
 #include <cstdint>
@@ -120,8 +116,6 @@ struct box_params {
   // The word gather (above): store items are groups x nc_out chunks; group g's first run and its
   // runs come from box_group_of.
   int words = 0;                  // 1: the word gather runs
-  int words_unaligned = 0;        // 1: a group's elements may start anywhere in a shared word (some box
-                                  // dim's shared pitch is not whole words): two word loads and a funnel shift
   int wg_n = 1;                   // G = 4 / s: runs per group, elements per shared word
   int wg_lo = 1;                  // so: the output runs' index stride along d0
   fast_div wg_lo_div;

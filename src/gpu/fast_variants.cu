@@ -181,15 +181,10 @@ status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_
     };
     if constexpr (sizeof(T) <= 2) {  // the word gather (box_tile.hpp), for elements of 1 and 2 bytes
       constexpr int blocks = sizeof(T) == 1 ? kBoxWordsMinBlocks1 : kBoxMinBlocks;
-      if (p->words && p->words_unaligned) switch (p->swizzle) {
-          case kBoxGranules: return launch(permute_box_kernel<T, kBoxGranules, blocks, 2>);
-          case kBoxWords: return launch(permute_box_kernel<T, kBoxWords, blocks, 2>);
-          default: return launch(permute_box_kernel<T, kBoxPlain, blocks, 2>);
-        }
       if (p->words) switch (p->swizzle) {
-          case kBoxGranules: return launch(permute_box_kernel<T, kBoxGranules, blocks, 1>);
-          case kBoxWords: return launch(permute_box_kernel<T, kBoxWords, blocks, 1>);
-          default: return launch(permute_box_kernel<T, kBoxPlain, blocks, 1>);
+          case kBoxGranules: return launch(permute_box_kernel<T, kBoxGranules, blocks, true>);
+          case kBoxWords: return launch(permute_box_kernel<T, kBoxWords, blocks, true>);
+          default: return launch(permute_box_kernel<T, kBoxPlain, blocks, true>);
         }
     }
     if (p->words) return status::kVariantNotApplicable;  // box_plan keeps the word gather to 1- and 2-byte elements

@@ -117,7 +117,7 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
         const std::int64_t rs0 = tout + static_cast<std::int64_t>(out_off[g.run0]) * s;
         const int first = 16 * j - static_cast<int>((out_mis + rs0) & 15);
         const int base = out_base[g.run0];
-        if (base % 4 && !p.words_unaligned) return "a group's words are not aligned";
+        if (base % 4) return "a group's words are not aligned";
         for (int m = 0; m < g.members; ++m) {
           const int r = g.run0 + m * p.wg_lo;
           const bool live = o.full || packed_in_bounds(o, out_cut[r]);
@@ -140,24 +140,16 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
           const int lin = vector && p.wide ? (i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch
                                            : base + gtab[box_gtab_index(p, b)];
           if (lin != base + box_gtab_of(p, b)) return "the word gather's address differs from the table's";
-          // The words the kernel loads: the one at lin, or (unaligned) the two around lin's 4 bytes.
-          const int w0 = p.words_unaligned ? lin & ~3 : lin;
-          for (int k = 0; k < (p.words_unaligned ? 2 : 1); ++k) {
-            const int at = box_phys(p, w0 + 4 * k);
-            if (at % 4 || at < 0 || at + 4 > p.smem_bytes) return "a shared word outside shared memory or unaligned";
-          }
+          const int at = box_phys(p, lin);
+          if (at % 4 || at < 0 || at + 4 > p.tile_bytes) return "a shared word outside the tile or unaligned";
           for (int m = 0; m < g.members; ++m) {
             const int r = g.run0 + m * p.wg_lo;
             if (!(o.full || packed_in_bounds(o, out_cut[r]))) continue;
             const std::int64_t rs = tout + static_cast<std::int64_t>(out_off[r]) * s;
             if (vector && (out_mis + rs + first) % 16) return "an output vector is not aligned";
             for (int e = 0; e < s; ++e) {
-              // Byte m * s + e of the (funnel-shifted) word: the swizzles keep bits 0-1, so it is the
-              // physical byte of its own linear address.
-              const int at = box_phys(p, lin + m * s + e);
-              if (at >= p.tile_bytes) return "a member's byte outside the tile";
-              if (smem[at] < 0) return fmt::format("tile {}: shared byte {} read holding no run byte", t, at);
-              if (!io.put(rs + first + std::int64_t{i} * s + e, static_cast<unsigned char>(smem[at])))
+              if (smem[at + m * s + e] < 0) return fmt::format("tile {}: shared byte {} read holding no run byte", t, at + m * s + e);
+              if (!io.put(rs + first + std::int64_t{i} * s + e, static_cast<unsigned char>(smem[at + m * s + e])))
                 return "a store outside the output";
             }
           }
@@ -280,7 +272,7 @@ TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
 // its end where it is odd).
 TEST(BoxTile, WordGatherRandomPermutations) {
   std::mt19937_64 rng(20261130);
-  int planned = 0, gathered = 0, partial = 0, wide = 0, narrow = 0, swizzled = 0, cut = 0, exact = 0, unaligned = 0;
+  int planned = 0, gathered = 0, partial = 0, wide = 0, narrow = 0, swizzled = 0, cut = 0, exact = 0;
   for (int c = 0; c < 600; ++c) {
     const int rank = 2 + static_cast<int>(rng() % 4);
     xpose::permute_desc d;
@@ -322,7 +314,6 @@ TEST(BoxTile, WordGatherRandomPermutations) {
     swizzled += p.words && p.swizzle != kBoxPlain;
     cut += p.words && (p.cut_a != kPackedNoDim || p.cut_b != kPackedNoDim);
     exact += p.words && p.out_aligned && out_mis == 0;
-    unaligned += p.words && p.words_unaligned;
   }
   EXPECT_GT(planned, 150);
   // The planner takes the word gather's box in a fifth to a quarter of these (it depends on
@@ -336,7 +327,6 @@ TEST(BoxTile, WordGatherRandomPermutations) {
   EXPECT_GT(swizzled, 40);
   EXPECT_GT(cut, 8);
   EXPECT_GT(exact, 10);
-  EXPECT_GT(unaligned, 20);  // groups whose 4 bytes straddle shared words (odd input-fastest extents)
 }
 
 // The suite's worst cases for permute_packed and permute_runs (i8 at 7-17% of copy, runs of 24-80 B

@@ -99,23 +99,7 @@ __device__ __forceinline__ void box_words_to_runs(const std::uint32_t (&w)[16 / 
 // The store phase with the word gather (box_tile.hpp): item u = (g, j) is chunk j of group g's
 // runs, whose chunks start at the same alignment; V words gathered, transposed in registers, and a
 // 16-byte store per run (element by element at a run's ends).
-// The 4 bytes at linear shared byte L: one word load, or, where L may be anywhere in a word
-// (Unaligned: box_params::words_unaligned), the two words around them and a funnel shift. The
-// swizzles keep bits 0-1, so a word's bytes stay together and the second word is found by its own
-// physical address.
-template <int Mode, bool Unaligned>
-__device__ __forceinline__ std::uint32_t box_word_at(const unsigned char* tile, int L) {
-  if constexpr (Unaligned) {
-    const int a = L & ~3;
-    const std::uint32_t lo = *reinterpret_cast<const std::uint32_t*>(tile + box_phys_as<Mode>(a));
-    const std::uint32_t hi = *reinterpret_cast<const std::uint32_t*>(tile + box_phys_as<Mode>(a + 4));
-    return __funnelshift_r(lo, hi, 8 * (L & 3));
-  } else {
-    return *reinterpret_cast<const std::uint32_t*>(tile + box_phys_as<Mode>(L));
-  }
-}
-
-template <class T, int Mode, bool Unaligned>
+template <class T, int Mode>
 __device__ __forceinline__ void box_store_words(const box_params& p, const unsigned char* tile, const std::int32_t* gtab,
                                                 const std::int32_t* out_off, const std::uint32_t* out_cut,
                                                 const std::int32_t* out_base, const packed_origin& o,
@@ -151,10 +135,12 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
         const box_wide gw = box_wide_of(p, gtab, base, b0, V);
 #pragma unroll
         for (int i = 0; i < V; ++i)
-          w[i] = box_word_at<Mode, Unaligned>(tile, (i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch);
+          w[i] = *reinterpret_cast<const std::uint32_t*>(
+              tile + box_phys_as<Mode>((i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch));
       } else {
 #pragma unroll
-        for (int i = 0; i < V; ++i) w[i] = box_word_at<Mode, Unaligned>(tile, base + gtab[box_gtab_index(p, b0 + i)]);
+        for (int i = 0; i < V; ++i)
+          w[i] = *reinterpret_cast<const std::uint32_t*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, b0 + i)]));
       }
       uint4 r[G];
       box_words_to_runs<S>(w, r);
@@ -166,18 +152,16 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
       for (int i = 0; i < V; ++i) {
         const int b = b0 + i;
         if (b < 0 || b * S >= out_run_bytes) continue;
-        const int lin = base + gtab[box_gtab_index(p, b)];
+        const int at = box_phys_as<Mode>(base + gtab[box_gtab_index(p, b)]);
 #pragma unroll
-        for (int t = 0; t < G; ++t)  // each member's own physical address: unaligned groups cross words
-          if (unsigned char* d = dst(t))
-            reinterpret_cast<T*>(d)[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(lin + t * S));
+        for (int t = 0; t < G; ++t)
+          if (unsigned char* d = dst(t)) reinterpret_cast<T*>(d)[i] = *reinterpret_cast<const T*>(tile + at + t * S);
       }
     }
   }
 }
 
-// Words: 0 the element gather, 1 the word gather, 2 the word gather with unaligned words.
-template <class T, int Mode, int MinBlocks, int Words = 0>
+template <class T, int Mode, int MinBlocks, bool Words = false>
 __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     permute_box_kernel(const T* __restrict__ in, T* __restrict__ out, box_params p) {
   constexpr int S = sizeof(T), V = 16 / S;
@@ -273,8 +257,8 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     __syncthreads();  // every thread has read next_origin
     if (tid == 0 && tile_id + gridDim.x < tiles) next_origin = packed_origin_of(p, tile_id + gridDim.x);
 
-    if constexpr (Words != 0) {
-      box_store_words<T, Mode, Words == 2>(p, tile, gtab, out_off, out_cut, out_base, o, outb, tout, out_mis, out_run_bytes);
+    if constexpr (Words) {
+      box_store_words<T, Mode>(p, tile, gtab, out_off, out_cut, out_base, o, outb, tout, out_mis, out_run_bytes);
     } else {
     for (int u = tid; u < store_items; u += kBoxThreads) {
       const int r = static_cast<int>(nc_out.div.div(static_cast<std::uint32_t>(u)));
