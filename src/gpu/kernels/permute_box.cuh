@@ -25,15 +25,20 @@
 //      chunk that does from two (box_wide_of); otherwise every element's entry is loaded. Chunks
 //      inside the run are one 16-byte store, the (at most two) at its ends are written element by
 //      element from the same registers.
-//      Converged: every chunk gathers its V elements by the same code (indices clamped to the
-//      run's last element; only the final store differs), and the no-wrap shortcut is taken only
-//      where the whole warp can. Head and tail chunks used to gather by a path of their own, one
+//      Converged: every chunk gathers V consecutive elements of its run by the same code, from
+//      its first element or, at the run's end, from V elements before the run's last (indices are
+//      clamped only in runs shorter than a chunk, which is uniform in the block); only the final
+//      store differs (chunk_ops.cuh store_run_chunk). The no-wrap shortcut is taken only where the
+//      whole warp can. Head and tail chunks used to gather by a path of their own, one
 //      table load per element, and chunks that wrap the fastest dim by another: a warp whose 32
 //      chunks span a few short runs ran all three paths one after another. Nsight Compute, H200,
 //      2026-11-30, i8 [776,12,21,3,8,19,3] perm 6,5,4,1,3,0,2 (147-byte output runs at any
 //      alignment): 14.2 active threads per warp, 44 warp-thread instructions per byte (issued
 //      instructions x 32 / bytes), against 30.7 and 12.4 for [156,78,144,150] perm 3,1,0,2 (runs of
-//      144 B, all chunks whole and wrap-free); results/box-profile-2026-11-30o.log.
+//      144 B, all chunks whole and wrap-free); results/box-profile-2026-11-30o.log. After it: 24.3
+//      active threads, 237 M instructions instead of 373 M, 512 us instead of 725 us; the suites by
+//      name, permute_box +4.3 points on average for i8 (28 of 56 cases by 5-15), +1.7 for f16, a
+//      few boxes with long aligned runs 3-6 points down (docs/performance.md, eleventh session).
 //      With the word gather (p.words, 1- and 2-byte elements: box_store_words), item u =
 //      (g, j) is chunk j of a group of 4 / s runs, gathered as words.
 //
