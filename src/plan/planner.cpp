@@ -177,27 +177,20 @@ constexpr const char* kBoxReason4 =
 
 const char* box_reason(const plan_data& pd) { return pd.prob.elem_bytes <= 2 ? kBoxReason : kBoxReason4; }
 
-// The share of the elements of skew_tile's launched tiles that lie inside the matrix (its tiles are
-// square: 128, 64, 32 and 32 elements a side for 1-, 2-, 4- and 8-byte elements).
-double skew_fill(const plan_data& pd) {
-  const int s = pd.prob.elem_bytes;
-  const std::int64_t t = s == 1   ? gpu::skew_tile_shape<1>::kRows
-                         : s == 2 ? gpu::skew_tile_shape<2>::kRows
-                         : s == 4 ? gpu::skew_tile_shape<4>::kRows
-                                  : gpu::skew_tile_shape<8>::kRows;
-  const auto& m = pd.mat;
-  return static_cast<double>(m.rows) * m.cols /
-         (static_cast<double>(gpu::ceil_div(m.rows, t) * t) * (gpu::ceil_div(m.cols, t) * t));
-}
-
-// The same for fast_tile (tiles of 128 x 128, 64 x 64 and 32 x 32 elements for 1, 2 and 4+ bytes).
-double fast_fill(const plan_data& pd) {
-  const int s = pd.prob.elem_bytes;
-  const std::int64_t tr = s == 1 ? gpu::fast_tile_shape<1>::kRows : s == 2 ? gpu::fast_tile_shape<2>::kRows : 32;
-  const std::int64_t tc = s == 1 ? gpu::fast_tile_shape<1>::kCols : s == 2 ? gpu::fast_tile_shape<2>::kCols : 32;
-  const auto& m = pd.mat;
+// The share of a tr x tc tiling's elements that lie inside matrix view m's matrices.
+double tile_fill(const matrix_view& m, std::int64_t tr, std::int64_t tc) {
   return static_cast<double>(m.rows) * m.cols /
          (static_cast<double>(gpu::ceil_div(m.rows, tr) * tr) * (gpu::ceil_div(m.cols, tc) * tc));
+}
+// skew_tile's and fast_tile's (square) tiles for 1- and 2-byte elements, the sizes the fill rules
+// below apply to.
+double skew_fill(const plan_data& pd) {
+  const std::int64_t t = pd.prob.elem_bytes == 1 ? gpu::skew_tile_shape<1>::kRows : gpu::skew_tile_shape<2>::kRows;
+  return tile_fill(pd.mat, t, t);
+}
+double fast_fill(const plan_data& pd) {
+  const std::int64_t t = pd.prob.elem_bytes == 1 ? gpu::fast_tile_shape<1>::kRows : gpu::fast_tile_shape<2>::kRows;
+  return tile_fill(pd.mat, t, t);
 }
 
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
@@ -304,8 +297,7 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       const std::int64_t kTmaMinBytes = std::int64_t{s >= 4 ? 192 : 64} << 20;
       int tma_tr = 0, tma_tc = 0;
       gpu::tma_tile_dims(s, &tma_tr, &tma_tc);
-      const double tma_fill = static_cast<double>(m.rows) * m.cols /
-                              (static_cast<double>(gpu::ceil_div(m.rows, tma_tr) * tma_tr) * (gpu::ceil_div(m.cols, tma_tc) * tma_tc));
+      const double tma_fill = tile_fill(m, tma_tr, tma_tc);
       if (m.batch_rank <= 1 && short_side > 64 && pd.prob.count() * s >= kTmaMinBytes && tma_fill >= 0.75)
         c.push_back({"tma_tile", "large 2-D transpose (64 MiB and more for 1- and 2-byte elements, 192 MiB for wider "
                                  "ones): bulk tensor copies through swizzled tiles, tiles claimed in order (H200 "
