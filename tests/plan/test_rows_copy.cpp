@@ -123,4 +123,43 @@ TEST(RowsCopy, EveryItemMovesItsRowBytesOnce) {
   EXPECT_EQ(ran, 400);  // cases that fused to plain copies are drawn again
 }
 
+// as_row_words (what permute_packed plans a row copy as): the widened problem addresses the same
+// bytes, word by word, as the element problem does at each word's first element.
+TEST(RowsCopy, WidenedWordsKeepEveryByteOffset) {
+  std::mt19937_64 rng(20261201);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  int widened = 0;
+  for (int c = 0; c < 300; ++c) {
+    const int eb = 1 << (c % 4), rank = static_cast<int>(pick(2, 4));
+    xpose::permute_desc d;
+    d.elem_bytes = eb;
+    for (int k = 0; k + 1 < rank; ++k) d.extents.push_back(pick(2, 6));
+    d.extents.push_back(c % 3 ? 16 / eb * pick(1, 6) : pick(1, 40));  // rows of whole 16-byte words, or any
+    d.perm.resize(rank);
+    for (int k = 0; k < rank; ++k) d.perm[k] = k;
+    std::shuffle(d.perm.begin(), d.perm.end() - 1, rng);
+    const auto pr = xpose::detail::normalize(xpose::detail::to_problem(d));
+    const auto wp = as_row_words(pr);
+    SCOPED_TRACE(fmt::format("case {}: {} x {} B -> {} x {} B", c, pr.describe(), pr.elem_bytes, wp.describe(), wp.elem_bytes));
+    ASSERT_EQ(wp.elem_bytes, rows_word_bytes(pr));
+    ASSERT_EQ(wp.rank, pr.rank);
+    ASSERT_EQ(wp.count() * wp.elem_bytes, pr.count() * pr.elem_bytes);
+    const std::int64_t f = wp.elem_bytes / pr.elem_bytes;
+    widened += f > 1;
+    std::vector<std::int64_t> idx(wp.rank, 0);
+    for (std::int64_t n = 0; n < wp.count(); ++n) {
+      std::int64_t wi = 0, wo = 0, ei = 0, eo = 0;
+      for (int k = 0; k < wp.rank; ++k) {
+        wi += idx[k] * wp.dims[k].in_stride, wo += idx[k] * wp.dims[k].out_stride;
+        const std::int64_t e = k == wp.rank - 1 ? idx[k] * f : idx[k];
+        ei += e * pr.dims[k].in_stride, eo += e * pr.dims[k].out_stride;
+      }
+      ASSERT_EQ(wi * wp.elem_bytes, ei * pr.elem_bytes) << "word " << n;
+      ASSERT_EQ(wo * wp.elem_bytes, eo * pr.elem_bytes) << "word " << n;
+      for (int k = wp.rank - 1; k >= 0 && ++idx[k] == wp.dims[k].extent; --k) idx[k] = 0;
+    }
+  }
+  EXPECT_GT(widened, 100);
+}
+
 }  // namespace
