@@ -35,8 +35,9 @@
 //      2026-11-30, i8 [776,12,21,3,8,19,3] perm 6,5,4,1,3,0,2 (147-byte output runs at any
 //      alignment): 14.2 active threads per warp, 44 warp-thread instructions per byte (issued
 //      instructions x 32 / bytes), against 30.7 and 12.4 for [156,78,144,150] perm 3,1,0,2 (runs of
-//      144 B, all chunks whole and wrap-free); results/box-profile-2026-11-30o.log. After it: 24.3
-//      active threads, 237 M instructions instead of 373 M, 512 us instead of 725 us; the suites by
+//      144 B, all chunks whole and wrap-free); results/box-profile-2026-11-30o.log. After it (its
+//      first build, results/box-profile-2026-11-30o-converged.log): 24.3 active threads, 237 M
+//      instructions instead of 373 M, 512 us instead of 725 us; the suites by
 //      name, permute_box +4.3 points on average for i8 (28 of 56 cases by 5-15), +1.7 for f16, a
 //      few boxes with long aligned runs 3-6 points down (docs/performance.md, eleventh session).
 //      With the word gather (p.words, 1- and 2-byte elements: box_store_words), item u =
