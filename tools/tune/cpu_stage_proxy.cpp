@@ -18,7 +18,7 @@
 // and `memcpy` copies the same bytes in one piece per thread. Modes alternate rep by rep; GB/s
 // counts bytes read plus bytes written, as xpose bench does.
 //
-//   xpose_tune_cpu_stage [--n 16384] [--elem 2] [--ti 128] [--tj 1024] [--reps 5] [--threads 2]
+//   xpose_tune_cpu_stage [--n 16384] [--elem 2] [--ti 128] [--tj 1024] [--pad 0] [--reps 5] [--threads 2]
 #include <immintrin.h>
 #include <omp.h>
 
@@ -86,20 +86,23 @@ struct aligned_buffer {
 
 int main(int argc, char** argv) {
   CLI::App app{"cpu_blocked's staged-tile memory pattern against memcpy"};
-  i64 n = 16384, elem = 2, ti = 128, tj = 1024;
+  i64 n = 16384, elem = 2, ti = 128, tj = 1024, pad = 0;
   int reps = 5, threads = 2;
   app.add_option("--n", n, "matrix side");
   app.add_option("--elem", elem, "element bytes");
   app.add_option("--ti", ti, "tile rows (input rows per tile; ti * elem a multiple of 64)");
   app.add_option("--tj", tj, "tile columns (tj * elem a multiple of 64)");
+  app.add_option("--pad", pad, "row pitch = n + pad elements on both sides (a multiple of 64 / elem; 0: dense)");
   app.add_option("--reps", reps, "rounds (every mode once per round)");
   app.add_option("--threads", threads, "threads");
   CLI11_PARSE(app, argc, argv);
-  if (n % ti || n % tj || (ti * elem) % 64 || (tj * elem) % 64 || (elem != 1 && elem != 2 && elem != 4)) {
+  if (n % ti || n % tj || (ti * elem) % 64 || (tj * elem) % 64 || (pad * elem) % 64 ||
+      (elem != 1 && elem != 2 && elem != 4)) {
     fmt::print(stderr, "tiles must divide the matrix and be whole 64-byte lines on both sides; elements of 1, 2 or 4 bytes\n");
     return 2;
   }
-  const i64 bytes = n * n * elem, row = n * elem, tile = ti * tj * elem, nti = n / ti, ntj = n / tj;
+  const i64 row = (n + pad) * elem, bytes = n * row, data = n * n * elem, tile = ti * tj * elem, nti = n / ti,
+            ntj = n / tj;
   aligned_buffer in(bytes), out(bytes);
   std::memset(in.get(), 1, bytes);
   std::memset(out.get(), 2, bytes);
@@ -131,7 +134,7 @@ int main(int argc, char** argv) {
                 else direct_block<16>(o, row, i, row);
               }
         } else if (mode == 4) {
-          const i64 c0 = me * bytes / threads, c1 = (me + 1) * bytes / threads;
+          const i64 c0 = me * data / threads, c1 = (me + 1) * data / threads;
           std::memcpy(dst + c0, src + c0, static_cast<std::size_t>(c1 - c0));
         } else if (mode == 2) {
           const i64 piece = tile / tj;  // staging bytes per output row streamed
@@ -160,9 +163,10 @@ int main(int argc, char** argv) {
         _mm_sfence();
       }
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      gbps[mode].push_back(2.0 * bytes / ms / 1e6);
+      gbps[mode].push_back(2.0 * data / ms / 1e6);
     }
-  fmt::print("{}^2 x {} B, tiles {} x {}, {} threads, GB/s (read + write) per round\n", n, elem, ti, tj, threads);
+  fmt::print("{}^2 x {} B (row pitch {} B), tiles {} x {}, {} threads, GB/s (read + write) per round\n", n, elem, row,
+             ti, tj, threads);
   for (int mode = 0; mode < kModes; ++mode) {
     std::vector<double> v = gbps[mode];
     std::sort(v.begin(), v.end());
