@@ -15,8 +15,15 @@
 //              output rows x 64 bytes (whole lines) streamed from them, walking each tile's blocks
 //              down its rows first (the registers hold the data, not its transposition: the
 //              pattern's cost only);
+//   d64down / d64across: no buffer, blocks of 64 / S whole input lines into zmm registers and as
+//              many whole output lines streamed (AVX-512, 2- and 4-byte elements), walked down the
+//              tile's rows first or across them (a block row of 64 / S input rows left to right);
+//   t32across: d64across with the real transposition (2-byte elements only: a 32 x 32 transpose in
+//              zmm registers, transpose32_block), the lead of docs/cpu.md's eleventh session;
 // and `memcpy` copies the same bytes in one piece per thread. Modes alternate rep by rep; GB/s
 // counts bytes read plus bytes written, as xpose bench does.
+//
+// AVX-512 modes need a CPU with AVX-512 F and BW (the development machine's Zen 4 has them).
 //
 //   xpose_tune_cpu_stage [--n 16384] [--elem 2] [--ti 128] [--tj 1024] [--pad 0] [--reps 5] [--threads 2]
 #include <immintrin.h>
@@ -69,6 +76,50 @@ __attribute__((target("avx2"))) void direct_block(char* dst, i64 ldo, const char
   }
 }
 
+// A real 32 x 32 transpose of 2-byte elements in zmm registers: 32 input lines in, 32 output lines
+// out (column k % 4 * 8 + k / 4 ends in register k after the unpacks and lane shuffles).
+__attribute__((target("avx512f,avx512bw"))) void transpose32_block(char* dst, i64 ldo, const char* src, i64 lds) {
+  __m512i v[32], a[32], b[32];
+#pragma GCC unroll 32
+  for (int r = 0; r < 32; ++r) v[r] = _mm512_loadu_si512(src + r * lds);
+#pragma GCC unroll 4
+  for (int g = 0; g < 4; ++g) {
+    __m512i* x = v + 8 * g;
+    for (int k = 0; k < 4; ++k) {
+      a[8 * g + 2 * k] = _mm512_unpacklo_epi16(x[2 * k], x[2 * k + 1]);
+      a[8 * g + 2 * k + 1] = _mm512_unpackhi_epi16(x[2 * k], x[2 * k + 1]);
+    }
+    __m512i* y = a + 8 * g;
+    for (int k = 0; k < 2; ++k)
+      for (int h = 0; h < 2; ++h) {
+        b[8 * g + 4 * k + 2 * h] = _mm512_unpacklo_epi32(y[4 * k + h], y[4 * k + h + 2]);
+        b[8 * g + 4 * k + 2 * h + 1] = _mm512_unpackhi_epi32(y[4 * k + h], y[4 * k + h + 2]);
+      }
+    __m512i* z = b + 8 * g;
+    for (int h = 0; h < 4; ++h) {
+      a[8 * g + 2 * h] = _mm512_unpacklo_epi64(z[h], z[h + 4]);
+      a[8 * g + 2 * h + 1] = _mm512_unpackhi_epi64(z[h], z[h + 4]);
+    }
+  }
+#pragma GCC unroll 8
+  for (int j = 0; j < 8; ++j) {
+    const __m512i p = _mm512_shuffle_i32x4(a[j], a[8 + j], 0x44), q = _mm512_shuffle_i32x4(a[j], a[8 + j], 0xEE);
+    const __m512i r = _mm512_shuffle_i32x4(a[16 + j], a[24 + j], 0x44), s = _mm512_shuffle_i32x4(a[16 + j], a[24 + j], 0xEE);
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + (j) * ldo), _mm512_shuffle_i32x4(p, r, 0x88));
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + (8 + j) * ldo), _mm512_shuffle_i32x4(p, r, 0xDD));
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + (16 + j) * ldo), _mm512_shuffle_i32x4(q, s, 0x88));
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + (24 + j) * ldo), _mm512_shuffle_i32x4(q, s, 0xDD));
+  }
+}
+
+template <int R>
+__attribute__((target("avx512f"))) void direct64_block(char* dst, i64 ldo, const char* src, i64 lds) {
+  __m512i v[R];
+#pragma GCC unroll 64
+  for (int r = 0; r < R; ++r) v[r] = _mm512_loadu_si512(src + r * lds);
+#pragma GCC unroll 64
+  for (int o = 0; o < R; ++o) _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + o * ldo), v[o]);
+}
 __attribute__((target("avx2"))) void stage(char* dst, const char* src, i64 lds, i64 rows, i64 bytes) {
   for (i64 r = 0; r < rows; ++r)
     for (i64 k = 0; k < bytes; k += 32)
@@ -110,11 +161,12 @@ int main(int argc, char** argv) {
   char* dst = out.get();
   auto in_of = [&](i64 t) { return src + (t / ntj) * ti * row + (t % ntj) * tj * elem; };
   auto out_of = [&](i64 t) { return dst + (t % ntj) * tj * row + (t / ntj) * ti * elem; };
-  const char* names[] = {"staged", "seq", "overlap", "nt512", "memcpy", "direct"};
-  constexpr int kModes = 6;
+  const char* names[] = {"staged", "seq", "overlap", "nt512", "memcpy", "direct", "d64down", "d64across", "t32across"};
+  constexpr int kModes = 9;
   std::vector<std::vector<double>> gbps(kModes);
   for (int rep = 0; rep < reps; ++rep)
     for (int mode = 0; mode < kModes; ++mode) {
+      if ((mode == 8 && elem != 2) || ((mode == 6 || mode == 7) && elem != 2 && elem != 4)) continue;  // n/a
       const auto t0 = std::chrono::steady_clock::now();
 #pragma omp parallel num_threads(threads)
       {
@@ -122,7 +174,26 @@ int main(int argc, char** argv) {
         aligned_buffer a(tile), b(tile);
         char* cur = a.get();
         char* next = b.get();
-        if (mode == 5) {
+        if (mode == 8) {  // the real transpose (2-byte elements), blocks walked across the tile's rows
+          for (i64 t = lo; t < hi; ++t)
+            for (i64 r = 0; r < ti; r += 32)
+              for (i64 c = 0; c < tj * elem; c += 64)
+                transpose32_block(out_of(t) + (c / elem) * row + r * elem, row, in_of(t) + r * row + c, row);
+        } else if (mode == 6 || mode == 7) {
+          const i64 br = 64 / elem;  // rows per block: a block is br input lines -> br output lines
+          for (i64 t = lo; t < hi; ++t) {
+            auto blk = [&](i64 r, i64 c) {
+              char* o = out_of(t) + (c / elem) * row + r * elem;
+              const char* i = in_of(t) + r * row + c;
+              if (elem == 2) direct64_block<32>(o, row, i, row);
+              else direct64_block<16>(o, row, i, row);
+            };
+            if (mode == 6)
+              for (i64 c = 0; c < tj * elem; c += 64) for (i64 r = 0; r < ti; r += br) blk(r, c);
+            else
+              for (i64 r = 0; r < ti; r += br) for (i64 c = 0; c < tj * elem; c += 64) blk(r, c);
+          }
+        } else if (mode == 5) {
           const i64 br = 64 / elem;  // input rows per block = output elements per 64-byte line
           for (i64 t = lo; t < hi; ++t)
             for (i64 c = 0; c < tj * elem; c += 32)      // 32 input bytes = 32 / S output rows
@@ -168,6 +239,10 @@ int main(int argc, char** argv) {
   fmt::print("{}^2 x {} B (row pitch {} B), tiles {} x {}, {} threads, GB/s (read + write) per round\n", n, elem, row,
              ti, tj, threads);
   for (int mode = 0; mode < kModes; ++mode) {
+    if (gbps[mode].empty()) {
+      fmt::print("{:8s} n/a for {}-byte elements\n", names[mode], elem);
+      continue;
+    }
     std::vector<double> v = gbps[mode];
     std::sort(v.begin(), v.end());
     fmt::print("{:8s} median {:5.1f}  (", names[mode], v[v.size() / 2]);
