@@ -4,7 +4,7 @@
 // An N x N matrix of S-byte elements is cut into ti x tj tiles, walked row of tiles by row of
 // tiles and split over the threads as cpu_blocked does. Per tile, one thread
 //   staged:    copies the tile's ti input rows of tj * S bytes into a buffer (ordinary loads and
-//              stores, as stage_rows), then streams tj output rows of ti * S bytes from it with
+//              stores, 8 rows side by side a line at a time, as stage_rows), then streams tj output rows of ti * S bytes from it with
 //              32-byte non-temporal stores (as stream_lines), each to its place in the transposed
 //              output: the bytes are not transposed, the addresses are;
 //   seq:       the same two phases on contiguous input and output (the tile's bytes back to back);
@@ -120,11 +120,24 @@ __attribute__((target("avx512f"))) void direct64_block(char* dst, i64 ldo, const
 #pragma GCC unroll 64
   for (int o = 0; o < R; ++o) _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + o * ldo), v[o]);
 }
+// A plain row-by-row copy (the overlap mode's slices of a row).
+__attribute__((target("avx2"))) void copy_slice(char* dst, const char* src, i64 bytes) {
+  for (i64 k = 0; k < bytes; k += 32)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + k), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + k)));
+}
+
+// The input staging as cpu_blocked's kernel_table::stage_rows does it: groups of 8 rows side by
+// side, one 64-byte line of each in turn (8 sequential streams for the prefetchers; rows % 8 == 0).
 __attribute__((target("avx2"))) void stage(char* dst, const char* src, i64 lds, i64 rows, i64 bytes) {
-  for (i64 r = 0; r < rows; ++r)
-    for (i64 k = 0; k < bytes; k += 32)
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + r * bytes + k),
-                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + r * lds + k)));
+  for (i64 r0 = 0; r0 < rows; r0 += 8)
+    for (i64 k = 0; k < bytes; k += 64)
+      for (i64 r = r0; r < r0 + 8; ++r) {
+        const char* s = src + r * lds + k;
+        char* d = dst + r * bytes + k;
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + 32),
+                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + 32)));
+      }
 }
 
 struct aligned_buffer {
@@ -147,7 +160,7 @@ int main(int argc, char** argv) {
   app.add_option("--reps", reps, "rounds (every mode once per round)");
   app.add_option("--threads", threads, "threads");
   CLI11_PARSE(app, argc, argv);
-  if (n % ti || n % tj || (ti * elem) % 64 || (tj * elem) % 64 || (pad * elem) % 64 ||
+  if (n % ti || n % tj || ti % 8 || (ti * elem) % 64 || (tj * elem) % 64 || (pad * elem) % 64 ||
       (elem != 1 && elem != 2 && elem != 4)) {
     fmt::print(stderr, "tiles must divide the matrix and be whole 64-byte lines on both sides; elements of 1, 2 or 4 bytes\n");
     return 2;
@@ -215,7 +228,7 @@ int main(int argc, char** argv) {
               stream32(out_of(t) + r * row, row, cur + r * ti * elem, ti * elem, 1, ti * elem);
               if (t + 1 < hi) {
                 const i64 off = r * piece, sr = off / (tj * elem), sc = off % (tj * elem);
-                stage(next + sr * tj * elem + sc, in_of(t + 1) + sr * row + sc, row, 1, piece);
+                copy_slice(next + sr * tj * elem + sc, in_of(t + 1) + sr * row + sc, piece);
               }
             }
             std::swap(cur, next);
