@@ -19,7 +19,7 @@
 //              many whole output lines streamed (AVX-512, 2- and 4-byte elements), walked down the
 //              tile's rows first or across them (a block row of 64 / S input rows left to right);
 //   t32across: d64across with the real transposition (2-byte elements only: a 32 x 32 transpose in
-//              zmm registers, transpose32_block), the lead of docs/cpu.md's eleventh session;
+//              zmm registers, transpose32_block; built into cpu_blocked it lost, docs/cpu.md);
 // and `memcpy` copies the same bytes in one piece per thread. Modes alternate rep by rep; GB/s
 // counts bytes read plus bytes written, as xpose bench does.
 //
