@@ -4,9 +4,9 @@
 // An N x N matrix of S-byte elements is cut into ti x tj tiles, walked row of tiles by row of
 // tiles and split over the threads as cpu_blocked does. Per tile, one thread
 //   staged:    copies the tile's ti input rows of tj * S bytes into a buffer (ordinary loads and
-//              stores, 8 rows side by side a line at a time, as stage_rows), then streams tj output rows of ti * S bytes from it with
-//              32-byte non-temporal stores (as stream_lines), each to its place in the transposed
-//              output: the bytes are not transposed, the addresses are;
+//              stores, 8 rows side by side a line at a time, as stage_rows), then streams tj output
+//              rows of ti * S bytes from it with 32-byte non-temporal stores (as stream_lines), each
+//              to its place in the transposed output: the bytes are not transposed, the addresses are;
 //   seq:       the same two phases on contiguous input and output (the tile's bytes back to back);
 //   overlap:   staged, but the next tile's staging is interleaved with the current tile's
 //              streaming, one output row's worth at a time (two buffers);
