@@ -215,12 +215,14 @@ bool box_beats(const plan_data& pd, std::string_view chosen) {
       // What packed runs (configure_permute_packed widens row copies to words; eleventh session,
       // above): 2- or 4-byte words one at a time, or vectors across two output dims over runs under
       // 1 KiB.
+      // (Unwidened, that is the plan above: planned once.)
       const problem words = gpu::as_row_words(pd.prob);
       const int w = words.elem_bytes;
-      gpu::packed_params wp;
-      if (gpu::packed_plan(words, true, &wp, &reason) &&
-          ((w > s && w <= 4 && wp.vin == 1 && wp.vout == 1) ||
-           (wp.gather_levels > 0 && std::int64_t{std::min(wp.run_in, wp.run_out)} * w < kShortPackedRunBytes)))
+      gpu::packed_params widened;
+      const gpu::packed_params* wp =
+          w == s ? &packed : gpu::packed_plan(words, true, &widened, &reason) ? &widened : nullptr;
+      if (wp && ((w > s && w <= 4 && wp->vin == 1 && wp->vout == 1) ||
+                 (wp->gather_levels > 0 && std::int64_t{std::min(wp->run_in, wp->run_out)} * w < kShortPackedRunBytes)))
         return true;
       return std::int64_t{packed.volume} * s < (s == 1 ? kSmallPackedBoxBytes : kSmallPackedBoxBytes2);
     }
