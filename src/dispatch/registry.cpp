@@ -29,6 +29,7 @@ constexpr auto kVariants = std::to_array<variant_info>({
     XPOSE_GPU(tiled, true, 32, 8, "classic 32x32 tile, 32x8 threads, (32, 33) padded shared array")
     XPOSE_GPU(fast_tile, true, 0, 0, "16-byte vectors both ways through a padded shared tile, 4x8-lane accesses")
     XPOSE_GPU(reg_tile, true, 0, 0, "no shared memory: V x V blocks transposed in registers, 16-byte vectors both ways")
+    XPOSE_GPU(reg_batch, true, 0, 0, "batches of small matrices of whole V x V blocks: one block per thread, numbered flat over the batch, transposed in registers")
     XPOSE_GPU(tma_tile, true, 0, 0, "bulk tensor copies (TMA) in and out of swizzled shared tiles, micro-blocks transposed in registers, persistent grid")
     XPOSE_GPU(skew_tile, true, 0, 0, "any leading dimension: tile edges staggered so 16-byte vectors stay aligned both ways")
     XPOSE_GPU(narrow, true, 0, 0, "short side (<= 64) kept whole, long side chunked, dense side moved linearly")

@@ -36,6 +36,16 @@ status with_word(int elem_bytes, F&& f) {
   return status::kUnsupportedElementSize;
 }
 
+// Stores v at p (16-byte aligned, global memory) as one 16-byte vector. nvcc 13.0's front end split
+// `*reinterpret_cast<uint4*>(p) = v` into 4- or 8-byte stores wherever p pointed to 2-, 4- or 8-byte
+// elements (st.global.u32 x 4 in the PTX; STG.E / STG.E.64 in the SASS of fast_tile, skew_tile,
+// narrow, reg_tile: cuobjdump -sass, 2026-11-30), also with __builtin_assume_aligned; so the vector
+// store is written in PTX. No memory clobber: no kernel reads its output back, and the compiler stays
+// free to schedule the tile's shared loads around it.
+__device__ __forceinline__ void store_vec16(void* p, const uint4& v) {
+  asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w));
+}
+
 inline dim3 capped_grid(std::int64_t gx, std::int64_t gy, std::int64_t gz) {
   auto cap = [](std::int64_t v, std::int64_t m) { return static_cast<unsigned>(v < m ? (v < 1 ? 1 : v) : m); };
   return dim3(cap(gx, kMaxGridX), cap(gy, kMaxGridYZ), cap(gz, kMaxGridYZ));

@@ -170,6 +170,35 @@ status configure_reg_tile(plan_data& pd, std::string* why) {
   return status::kSuccess;
 }
 
+// reg_batch (kernels/reg_batch.cuh): one thread per V x V block of the whole batch, numbered flat.
+status configure_reg_batch(plan_data& pd, std::string* why) {
+  const auto& m = pd.mat;
+  const std::int64_t v = 16 / pd.prob.elem_bytes;
+  if (m.rows % v || m.cols % v)
+    return fail(status::kVariantNotApplicable, why,
+                fmt::format("reg_batch moves whole {0} x {0} blocks of {1}-byte elements: rows and columns must be "
+                            "multiples of {0} (got {2} x {3})",
+                            v, pd.prob.elem_bytes, m.rows, m.cols));
+  if (status s = check_vector_strides(pd, "reg_batch", true, true, why); s != status::kSuccess) return s;
+  const std::int64_t nbr = m.rows / v, nbc = m.cols / v, rows = m.batch * nbr;
+  if (nbc > 32)
+    return fail(status::kVariantNotApplicable, why,
+                fmt::format("reg_batch keeps each row of {0} x {0} blocks in one warp: at most 32 blocks ({1} columns) "
+                            "per row (got {2})",
+                            v, 32 * v, m.cols));
+  if (rows * nbc >= (std::int64_t{1} << 31))
+    return fail(status::kVariantNotApplicable, why,
+                fmt::format("reg_batch numbers its {} x {} blocks in 32 bits: {} blocks is too many", v, v, rows * nbc));
+  pd.launch.warp_rows = reg_batch_warp_rows(nbr, nbc);
+  pd.launch.block_x = kRegBatchThreads;
+  pd.launch.block_y = 1;
+  pd.launch.grid_x = ceil_div(ceil_div(rows, pd.launch.warp_rows) * 32, kRegBatchThreads);
+  pd.launch.grid_y = pd.launch.grid_z = 1;
+  pd.launch_note = fmt::format("{} block rows of {} blocks per warp", pd.launch.warp_rows, nbc);
+  pd.align_bytes = 16;
+  return status::kSuccess;
+}
+
 template <int S>
 void skew_tile_grid(plan_data& pd) {
   constexpr int u = 32 / S;  // elements per 32-byte sector: the output's stagger

@@ -7,6 +7,7 @@
 #include "gpu/kernels/permute_rows.cuh"
 #include "gpu/kernels/permute_box.cuh"
 #include "gpu/kernels/permute_runs.cuh"
+#include "gpu/kernels/reg_batch.cuh"
 #include "gpu/kernels/reg_tile.cuh"
 #include "gpu/kernels/skew_tile.cuh"
 #include "gpu/variants.hpp"
@@ -38,6 +39,25 @@ status run_reg_tile(const plan_data& pd, const void* in, void* out, CUstream_st*
       if (pd.launch.warps_high == 4) return launch(reg_tile_kernel<T, 4, 4>);
     }
     return launch(reg_tile_kernel<T, 8, 4>);
+  });
+}
+
+status run_reg_batch(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  const std::int64_t v = 16 / pd.prob.elem_bytes;
+  reg_batch_grid g;
+  g.nbc = static_cast<std::uint32_t>(pd.mat.cols / v);
+  g.nbr = static_cast<std::uint32_t>(pd.mat.rows / v);
+  g.rows = static_cast<std::uint32_t>(pd.mat.batch) * g.nbr;  // < 2^31 (configure_reg_batch)
+  g.warp_rows = static_cast<std::uint32_t>(pd.launch.warp_rows);
+  g.nbc_div = fast_div(g.nbc);
+  g.nbr_div = fast_div(g.nbr);
+  for (int k = 0; k < pd.mat.batch_rank && pd.mat.batch_rank > 1; ++k)
+    g.batch_div[k] = fast_div(static_cast<std::uint32_t>(pd.mat.batch_ext[k]));
+  return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
+    reg_batch_kernel<T><<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(static_cast<const T*>(in),
+                                                                           static_cast<T*>(out), pd.mat, g);
+    XPOSE_CUDA_TRY(cudaGetLastError(), why);
+    return status::kSuccess;
   });
 }
 

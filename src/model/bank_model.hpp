@@ -174,7 +174,7 @@ std::span<const variant_entry> modelled_variants();
 const variant_entry* find_modelled_variant(std::string_view name);
 // "smem_v1, smem_v2, ..., permute_packed": the modelled variants' names, for messages.
 std::string modelled_variant_list();
-// Variants known to make no shared-memory accesses at all (naive_*, reg_tile, permute_general,
+// Variants known to make no shared-memory accesses at all (naive_*, reg_tile, reg_batch, permute_general,
 // copy, the CPU's); *why (if given) gets one line saying why there is nothing to count.
 bool has_no_shared_memory(std::string_view name, std::string* why = nullptr);
 

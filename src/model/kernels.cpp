@@ -469,10 +469,11 @@ struct no_shared {
   std::string_view name;
   const char* why;
 };
-constexpr std::array<no_shared, 7> kNoShared{{
+constexpr std::array<no_shared, 8> kNoShared{{
     {"naive_row_read", "one thread per element, straight from global to global memory"},
     {"naive_col_read", "one thread per element, straight from global to global memory"},
     {"reg_tile", "it transposes V x V blocks in registers, 16-byte vectors both ways"},
+    {"reg_batch", "it transposes V x V blocks in registers, one per thread, 16-byte vectors both ways"},
     {"permute_general", "one thread per element or wider word, straight from global to global memory"},
     {"copy", "it is cudaMemcpyAsync, no kernel of xpose's"},
     {"cpu_naive", "it runs on the CPU"},

@@ -193,6 +193,37 @@ double fast_fill(const plan_data& pd) {
   return tile_fill(pd.mat, t, t);
 }
 
+// fast_tile's fill of its own tile for this element size (fast_fill above keeps the 1- and 2-byte
+// tiles its rules were fitted with).
+double own_fast_fill(const plan_data& pd) {
+  switch (pd.prob.elem_bytes) {
+    case 1: return tile_fill(pd.mat, gpu::fast_tile_shape<1>::kRows, gpu::fast_tile_shape<1>::kCols);
+    case 2: return tile_fill(pd.mat, gpu::fast_tile_shape<2>::kRows, gpu::fast_tile_shape<2>::kCols);
+    case 4: return tile_fill(pd.mat, gpu::fast_tile_shape<4>::kRows, gpu::fast_tile_shape<4>::kCols);
+    case 8: return tile_fill(pd.mat, gpu::fast_tile_shape<8>::kRows, gpu::fast_tile_shape<8>::kCols);
+    default: return tile_fill(pd.mat, gpu::fast_tile_shape<16>::kRows, gpu::fast_tile_shape<16>::kCols);
+  }
+}
+
+// Where reg_batch goes first (the measurements are in auto_candidates): batches of matrices of whole
+// V x V blocks with 2 to 16 blocks per row (a warp holds 2 or more block rows) and 2 or more block
+// rows; for bytes, matrices under 128 Ki elements with one batch dim, or both sides of 64 B and
+// more with several; for wider elements, one batch dim, 4 block rows or more (output rows of 64 B
+// and more) and fast_tile's tiles under 3/4 full.
+bool reg_batch_wins(const plan_data& pd) {
+  constexpr std::int64_t kByteMatrixElems = 128 * 1024, kByteSideBytes = 64;
+  constexpr double kFullTiles = 0.75;
+  const auto& m = pd.mat;
+  const int s = pd.prob.elem_bytes;
+  const std::int64_t v = 16 / s;
+  if (!pd.has_matrix || m.batch < 2 || m.rows % v || m.cols % v) return false;
+  const std::int64_t nbr = m.rows / v, nbc = m.cols / v;
+  if (nbc > 16 || nbr < 2) return false;
+  if (s == 1)
+    return m.batch_rank <= 1 ? m.rows * m.cols < kByteMatrixElems : std::min(m.rows, m.cols) >= kByteSideBytes;
+  return m.batch_rank <= 1 && nbr >= 4 && own_fast_fill(pd) < kFullTiles;
+}
+
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
 // may still refuse the problem; auto then runs `chosen`).
 bool box_beats(const plan_data& pd, std::string_view chosen) {
@@ -310,6 +341,35 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
           ((m.rows == 64 && m.cols >= kRegTile64LongSide) || (m.cols == 64 && m.rows >= kRegTile64LongSide)))
         c.push_back({"reg_tile", "1-byte matrices of 64 rows or columns: 16 x 16-byte register transposes in whole "
                                  "blocks (H200 NCHW <-> NHWC with 64 channels: 83-85% of copy vs narrow 37-65%)"});
+      // reg_batch (one V x V block per thread, a warp's lanes over whole block rows) against the
+      // kernel auto ran before it, H200 2026-11-30 (twelfth session, docs/performance.md "reg_batch"),
+      // % of copy, batches of small matrices:
+      //   i8: 100000 x 32x48 89.4 vs 65.6, 200000 x 32x32 86.4 vs 70.8, 40000 x 48x80 83.1 vs 69.9,
+      //   50000 x 64x64 96.5 vs 71.6, 8192 x 128x128 92.5 vs 72.7, 8192 x 64x256 88.1 vs 72.1,
+      //   10000 x 96x160 92.9 vs 70.4; but 1000000 x 16x16 37.2 vs 75.9 (16-byte output rows: half
+      //   sectors) and 4096 x 256x384 22.9 vs 88.0 (24 blocks a row: one block row per warp);
+      //   suite reversals of rank 4 / 5 / 6 (two or more batch dims, both sides >= 64 B) 84.0 / 67.8 /
+      //   69.4 vs 69.0 / 65.8 / 62.8, but rank 7 / 8 (32- and 16-byte sides) 47.8 vs 59.0 / 57.9, and
+      //   [64,32,1024,128] perm 0,1,3,2 (128 Ki-element matrices) 91.9 vs reg_tile 93.0.
+      //   2 to 16 bytes, where fast_tile's tiles are under 3/4 full and output rows at least 64 B:
+      //   f16 32x32 96.5 vs 86.3, 32x48 97.7 vs 84.1, 48x80 93.0 vs 86.6; f32 / f64 / c128 16x16
+      //   96.5 / 99.2 / 98.5 vs 89.4 / 90.6 / 91.3; f64 [60787,184,6] perm 0,2,1 93.5 vs 83.6; but
+      //   f16 16x16 (32-byte output rows) 86.7 vs 87.9, and full tiles go to fast_tile (f16 64x64 95.3
+      //   vs 98.0, f32 32x32 96.5 vs 99.1); with several batch dims it lost (f32 rank-6 reversal 80.3
+      //   vs 86.4, f64 rank 7 84.1 vs 89.5).
+      if (reg_batch_wins(pd))
+        c.push_back({"reg_batch", "batch of small matrices of whole 16-byte blocks: one block per thread, a warp over "
+                                  "whole block rows (H200 100000 x 32x48 i8 / f16: 89.4 / 97.7% of copy vs 65.6 / 84.1)"});
+      // fast_tile ahead of permute_packed for batches of small 2- to 8-byte matrices that fill at
+      // least 3/4 of its tiles (same run, by name, fast_tile / auto = permute_packed): f16 50000 x 64x64
+      // 98.0 / 86.3, 8192 x 64x256 97.7 / 89.1; f32 100000 x 32x48 96.1 / 90.9, 200000 x 32x32 99.1 /
+      // 89.2, 64x64 96.0 / 88.7, 64x256 98.4 / 89.6; f64 32x48 97.3 / 92.5, 32x32 95.7 / 89.6, 64x64
+      // 98.3 / 89.1, 64x256 98.7 / 89.6. (Its 16-byte stores are real since this session: see
+      // store_vec16 in common.cuh.) Sides up to 256: longer ones (NCHW <-> NHWC) were not measured.
+      if (s >= 2 && s <= 8 && m.batch > 1 && m.batch_rank <= 1 && short_side <= 64 && std::max(m.rows, m.cols) <= 256 &&
+          own_fast_fill(pd) >= 0.75)
+        c.push_back({"fast_tile", "batch of small 2- to 8-byte matrices filling fast_tile's tiles: 16-byte vectors both "
+                                  "ways through a padded tile (H200 100000 x 32x48 f32: 96.1% of copy vs packed 90.9%)"});
       if (packs_full_vectors(pd)) {
         if (s == 1 && m.batch > 1 && (m.batch_rank > 1 || short_side < 64 || m.rows * m.cols < kByteMatrixElems))
           c.push_back({"permute_packed", "batch of small 1-byte matrices, 16-byte vectors both ways: packed boxes "

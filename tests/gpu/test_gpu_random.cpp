@@ -3,7 +3,9 @@
 // each permutation kernel by name),
 // against the CPU reference. Each case poisons the whole output span first and compares all of
 // it, so a write outside the logical region (the padding of a strided output) fails the case.
+#include <algorithm>
 #include <memory>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -169,6 +171,68 @@ void aligned_transposes(const std::string& variant, std::uint64_t seed, bool who
 TEST(GpuRandom, RegTileAligned) {
   XPOSE_REQUIRE_GPU();
   aligned_transposes("reg_tile", 20261203);
+}
+
+// reg_batch: batches of matrices of whole V x V blocks, with padded leading dimensions, batch
+// strides and pointer offsets in whole vectors; then permutations that are batched transposes with
+// the batch dims anywhere (batch strides below the leading dimensions, two batch dims). Every case
+// must plan (whole blocks by construction), so none is skipped.
+TEST(GpuRandom, RegBatchWholeBlocks) {
+  XPOSE_REQUIRE_GPU();
+  std::mt19937_64 rng(20261206);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  const int sizes[] = {1, 1, 2, 2, 4, 8, 16};
+  auto plans = [](const auto& d) {
+    xpose::plan p;
+    std::string why;
+    const status s = xpose::make_plan(d, {.where = xpose::backend::kGpu, .variant = "reg_batch"}, &p, &why);
+    return s == status::kSuccess ? std::string() : why;
+  };
+  for (int c = 0; c < 300; ++c) {
+    const int eb = sizes[c % 7];
+    const std::int64_t v = 16 / eb;
+    xpose::transpose_desc d{.rows = v * pick(1, c % 6 == 0 ? 40 : 6), .cols = v * pick(1, c % 5 == 0 ? 32 : 6),
+                            .elem_bytes = eb};
+    const bool small = c % 6 != 0 && c % 5 != 0;  // many matrices only when they are small
+    d.batch = c % 4 == 0 ? 1 : pick(2, small && c % 3 == 0 ? 3000 : 50);
+    if (c % 2 == 0) d.ld_in = d.cols + v * pick(0, 3);
+    if (c % 3 == 0) d.ld_out = d.rows + v * pick(0, 3);
+    if (c % 5 == 1) {
+      d.batch_stride_in = d.rows * d.ld_in.value_or(d.cols) + v * pick(0, 2);
+      d.batch_stride_out = d.cols * d.ld_out.value_or(d.rows) + v * pick(0, 2);
+    }
+    ASSERT_EQ(plans(d), "") << "case " << c << ": " << describe(d, 0, 0);
+    const std::int64_t in_off = v * pick(0, 2), out_off = v * pick(0, 2);
+    const std::string err = run_case(d, eb, in_off, out_off, 11000 + c, "reg_batch");
+    ASSERT_EQ(err, "") << "reg_batch case " << c << ": " << describe(d, in_off, out_off);
+  }
+  // Permutations of rank 3 and 4 that are batched transposes: the input's last dim and the output's
+  // fastest one (input dim perm.back()) are whole blocks; the others, batch dims anywhere, any extent.
+  int refused = 0;
+  for (int c = 0; c < 120; ++c) {
+    const int eb = sizes[c % 7];
+    const std::int64_t v = 16 / eb;
+    xpose::permute_desc d;
+    d.elem_bytes = eb;
+    const int rank = 3 + c % 2;
+    d.perm.resize(static_cast<std::size_t>(rank));
+    std::iota(d.perm.begin(), d.perm.end(), 0);
+    do std::shuffle(d.perm.begin(), d.perm.end(), rng);
+    while (d.perm.back() == rank - 1);
+    for (int k = 0; k < rank; ++k) d.extents.push_back(pick(1, rank == 3 ? 60 : 12));
+    d.extents.back() = v * pick(2, 8);
+    d.extents[static_cast<std::size_t>(d.perm.back())] = v * pick(2, 8);
+    // Dims that stay adjacent on both sides fuse with the input's last one, which can make rows of
+    // more than 32 blocks: the one refusal allowed here, and most cases must run.
+    if (const std::string why = plans(d); !why.empty()) {
+      ASSERT_NE(why.find("at most 32 blocks"), std::string::npos) << "permutation case " << c << ": " << why;
+      ++refused;
+      continue;
+    }
+    const std::string err = run_case(d, eb, 0, 0, 12000 + c, "reg_batch");
+    ASSERT_EQ(err, "") << "reg_batch permutation case " << c;
+  }
+  EXPECT_LT(refused, 30) << "of 120 permutation cases";
 }
 
 // tma_tile: the same aligned cases (16-byte units are what its tensor maps need), then large enough

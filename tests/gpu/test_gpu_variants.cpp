@@ -54,12 +54,18 @@ void check_transpose(const std::string& variant, const xpose::transpose_desc& d,
   // The fast kernels state their preconditions (a short dense side for narrow; 16-byte multiples
   // of the strides for the vector kernels): outside them planning says so and nothing runs.
   const bool vector_kernel =
-      variant == "narrow" || variant == "fast_tile" || variant == "reg_tile" || variant == "tma_tile";
+      variant == "narrow" || variant == "fast_tile" || variant == "reg_tile" || variant == "reg_batch" ||
+      variant == "tma_tile";
   // skew_tile refuses 16-byte elements (one element is a whole vector: fast_tile's case).
   const bool refused = (variant == "narrow" && ps == status::kVariantNotApplicable) ||
                        (variant == "skew_tile" && d.elem_bytes == 16 && ps == status::kVariantNotApplicable) ||
                        // tma_tile refuses output rows that are not whole 16-byte units (configure_tma_tile)
-                       (variant == "tma_tile" && (d.rows * d.elem_bytes) % 16 && ps == status::kVariantNotApplicable);
+                       (variant == "tma_tile" && (d.rows * d.elem_bytes) % 16 && ps == status::kVariantNotApplicable) ||
+                       // reg_batch refuses sides that are not whole 16-byte blocks and rows of more than 32
+                       // blocks (configure_reg_batch)
+                       (variant == "reg_batch" &&
+                        ((d.rows * d.elem_bytes) % 16 || (d.cols * d.elem_bytes) % 16 || d.cols * d.elem_bytes > 512) &&
+                        ps == status::kVariantNotApplicable);
   if (refused || (vector_kernel && ps == status::kMisaligned))
     return;
   ASSERT_EQ(ps, status::kSuccess) << why;
@@ -121,6 +127,12 @@ TEST_P(GpuHuge, MoreThan2Pow31Elements) {
   check_transpose(GetParam(), {.rows = 46341, .cols = 46341, .elem_bytes = 1}, 13);
 }
 INSTANTIATE_TEST_SUITE_P(All, GpuHuge, ::testing::ValuesIn(gpu_variants()));
+// reg_batch refuses 46341^2 (not whole 16 x 16 blocks, rows of more than 32 blocks); 4194320 x 512
+// bytes (32 blocks per row) is more than 2^31 elements.
+TEST(GpuHugeWholeBlocks, RegBatch) {
+  XPOSE_REQUIRE_GPU();
+  check_transpose("reg_batch", {.rows = 4194320, .cols = 512, .elem_bytes = 1}, 14);
+}
 
 TEST(GpuVariantBlocks, NonDefaultBlocks) {
   XPOSE_REQUIRE_GPU();

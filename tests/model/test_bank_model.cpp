@@ -765,7 +765,7 @@ TEST(BankModelPermutePacked, NeedsATransposeShape) {
 }
 
 TEST(BankModelNoSharedMemory, SaysSo) {
-  for (const char* v : {"naive_row_read", "naive_col_read", "reg_tile", "permute_general", "copy", "cpu_naive",
+  for (const char* v : {"naive_row_read", "naive_col_read", "reg_tile", "reg_batch", "permute_general", "copy", "cpu_naive",
                         "cpu_blocked"}) {
     kernel_model k;
     std::string why;

@@ -12,6 +12,7 @@
 #include "dispatch/plan_data.hpp"
 #include "dispatch/registry.hpp"
 #include "gpu/geometry.hpp"
+#include "gpu/kernels/tile_shapes.hpp"
 #include "plan/planner.hpp"
 #include "plan/problem.hpp"
 #include "xpose/xpose.hpp"
@@ -183,10 +184,24 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
     return d;
   };
   const row rows[] = {
-      // batches of small matrices with 16-byte vectors: permute_packed, but c128 stays on narrow
-      {with(pdesc({100000, 32, 48}, {0, 2, 1}), 1), "permute_packed"},
-      {with(pdesc({100000, 32, 48}, {0, 2, 1}), 4), "permute_packed"},
+      // batches of small matrices of whole 16-byte blocks: reg_batch for bytes and halves; wider
+      // elements filling 3/4 of fast_tile's tiles fast_tile, else reg_batch; c128 stays on narrow
+      {with(pdesc({100000, 32, 48}, {0, 2, 1}), 1), "reg_batch"},
+      {with(pdesc({100000, 32, 48}, {0, 2, 1}), 2), "reg_batch"},
+      {with(pdesc({100000, 32, 48}, {0, 2, 1}), 4), "fast_tile"},
+      {with(pdesc({100000, 32, 48}, {0, 2, 1}), 8), "fast_tile"},
       {with(pdesc({100000, 32, 48}, {0, 2, 1}), 16), "narrow"},
+      {with(pdesc({50000, 64, 64}, {0, 2, 1}), 2), "fast_tile"},     // full tiles: fast_tile
+      {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 4), "reg_batch"},   // quarter-full tiles
+      {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 16), "reg_batch"},
+      {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 1), "permute_packed"},  // 16-byte output rows
+      {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 2), "permute_packed"},  // 32-byte output rows
+      {with(pdesc({4096, 256, 384}, {0, 2, 1}), 1), "tma_tile"},     // 24 blocks a row: not reg_batch
+      {with(pdesc({100000, 30, 48}, {0, 2, 1}), 1), "permute_packed"},  // not whole blocks (no vectors)
+      // several batch dims: bytes with both sides of 64 B and more (reversals of rank 4 to 6), not rank 7
+      {with(pdesc({64, 16, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}), 1), "reg_batch"},
+      {with(pdesc({32, 8, 8, 16, 16, 16, 32}, {6, 5, 4, 3, 2, 1, 0}), 1), "permute_packed"},
+      {with(pdesc({16, 16, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}), 4), "permute_packed"},
       // 256x384 batches of 64 MiB and more: tma_tile; smaller ones: 1-byte to permute_packed, 2-16
       // bytes to fast_tile
       {with(pdesc({4096, 256, 384}, {0, 2, 1}), 1), "tma_tile"},
@@ -195,8 +210,8 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({256, 256, 384}, {0, 2, 1}), 2), "fast_tile"},
       // 1-byte batches of 128 Ki-element matrices and more, under 64 MiB, keep reg_tile
       {with(pdesc({256, 1024, 128}, {0, 2, 1}), 1), "reg_tile"},
-      // several batch dims of bytes (a rank-4 reversal): permute_packed, not reg_tile
-      {with(pdesc({64, 64, 128, 128}, {3, 2, 1, 0}), 1), "permute_packed"},
+      // several batch dims of bytes (a rank-4 reversal): reg_batch (was permute_packed), not reg_tile
+      {with(pdesc({64, 64, 128, 128}, {3, 2, 1, 0}), 1), "reg_batch"},
       // the same for 2-byte elements stays with fast_tile (packed ran 71% vs 86%)
       {with(pdesc({64, 64, 128, 128}, {3, 2, 1, 0}), 2), "fast_tile"},
       // 1-byte matrices of 64 rows or columns, long the other way (NCHW <-> NHWC, 64 channels):
@@ -312,7 +327,7 @@ TEST_F(GpuPlanner, BoxWhereItWon) {
       {{548, 108, 82, 55}, {3, 2, 0, 1}, 1, "permute_box"},                          // tiled
       {{1634, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 4, "permute_runs"},              // 4-byte elements
       {{4128, 25, 20, 13, 5}, {3, 4, 1, 0, 2}, 2, "permute_runs"},                   // f16 kept runs
-      {{256, 64, 128, 128}, {3, 2, 1, 0}, 1, "permute_packed"},                      // packed box of 16 KiB
+      {{256, 64, 128, 128}, {3, 2, 1, 0}, 1, "reg_batch"},  // packed box of 16 KiB; reg_batch first (twelfth session)
       {{2404, 53, 54, 39}, {1, 0, 2, 3}, 1, "permute_rows"},                         // long rows
       {{925638, 29, 5}, {1, 0, 2}, 2, "permute_box"},                                // 10-byte rows
       {{7405201, 29, 5}, {1, 0, 2}, 2, "permute_packed"},  // the same (packed box of 4050 B) over 2 GiB: box refuses
@@ -564,6 +579,70 @@ TEST_F(GpuPlanner, TmaTilePreconditions) {
             status::kSuccess)
       << why;
   EXPECT_STRNE(pd.variant->name, "tma_tile");
+}
+
+// reg_batch's preconditions: sides of whole V x V blocks (kVariantNotApplicable, saying so) and
+// 16-byte vector strides (kMisaligned); its grid is one thread per block of the whole batch, and two
+// batch dims (a permutation) plan too.
+TEST_F(GpuPlanner, RegBatchPreconditions) {
+  plan_data pd;
+  std::string why;
+  transpose_desc d = tdesc(32, 48, 1);
+  d.batch = 1000;
+  ASSERT_EQ(plan_t(d, gpu("reg_batch"), &pd, &why), status::kSuccess) << why;
+  EXPECT_EQ(pd.launch.block_x, 128);
+  // 2 x 3 blocks of 16 x 16 bytes per matrix: a warp takes 5 matrices (10 block rows), 4 warps a block
+  EXPECT_EQ(pd.launch.warp_rows, 10);
+  expect_grid(pd, ceil_div(ceil_div(1000 * 2, 10) * 32, 128), 1, 1);
+  EXPECT_EQ(pd.align_bytes, 16);
+  d.elem_bytes = 2;  // 8 x 8 blocks: 4 x 6 per matrix, one matrix per warp
+  ASSERT_EQ(plan_t(d, gpu("reg_batch"), &pd, &why), status::kSuccess) << why;
+  EXPECT_EQ(pd.launch.warp_rows, 4);
+  expect_grid(pd, ceil_div(1000 * 32, 128), 1, 1);
+  d.elem_bytes = 4;  // 8 x 12 blocks: two block rows per warp (an even divisor of 8)
+  ASSERT_EQ(plan_t(d, gpu("reg_batch"), &pd, &why), status::kSuccess) << why;
+  EXPECT_EQ(pd.launch.warp_rows, 2);
+  // More than 32 blocks per row: refused.
+  d = tdesc(32, 33 * 16, 1);
+  EXPECT_EQ(plan_t(d, gpu("reg_batch"), &pd, &why), status::kVariantNotApplicable);
+  EXPECT_NE(why.find("at most 32 blocks (512 columns)"), std::string::npos) << why;
+  // Sides that are not whole blocks.
+  d = tdesc(30, 48, 1);
+  d.batch = 1000;
+  EXPECT_EQ(plan_t(d, gpu("reg_batch"), &pd, &why), status::kVariantNotApplicable);
+  EXPECT_NE(why.find("multiples of 16 (got 30 x 48)"), std::string::npos) << why;
+  d = tdesc(32, 44, 2);
+  EXPECT_EQ(plan_t(d, gpu("reg_batch"), &pd, &why), status::kVariantNotApplicable);
+  EXPECT_NE(why.find("multiples of 8"), std::string::npos) << why;
+  // A leading dimension that is not whole vectors.
+  d = tdesc(32, 48, 1);
+  d.ld_in = 50;
+  EXPECT_EQ(plan_t(d, gpu("reg_batch"), &pd, &why), status::kMisaligned);
+  EXPECT_NE(why.find("reg_batch moves 16-byte vectors"), std::string::npos) << why;
+  // Two batch dims: [8, 32, 5, 48] -> [5, 8, 48, 32] (4-byte elements: 8 x 12 blocks, 2 rows a warp).
+  ASSERT_EQ(plan_p(pdesc({8, 32, 5, 48}, {2, 0, 3, 1}), gpu("reg_batch"), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, ceil_div(40 * 8 / 2 * 32, 128), 1, 1);
+}
+
+// The warp's block rows (reg_batch_warp_rows): whole matrices where they fit, else an even divisor,
+// else any divisor, else one.
+TEST(RegBatchWarpRows, WholeMatricesThenDivisors) {
+  using xpose::detail::gpu::reg_batch_warp_rows;
+  EXPECT_EQ(reg_batch_warp_rows(2, 3), 10);   // 32 x 48 bytes: 5 matrices
+  EXPECT_EQ(reg_batch_warp_rows(4, 6), 4);    // 32 x 48 halves: 1 matrix
+  EXPECT_EQ(reg_batch_warp_rows(3, 5), 6);    // 48 x 80 bytes: 2 matrices
+  EXPECT_EQ(reg_batch_warp_rows(8, 12), 2);   // 32 x 48 floats: 2 of 8 block rows
+  EXPECT_EQ(reg_batch_warp_rows(9, 10), 3);   // no even divisor fits: 3
+  EXPECT_EQ(reg_batch_warp_rows(7, 10), 1);   // 7 is prime: one block row
+  EXPECT_EQ(reg_batch_warp_rows(1, 32), 1);
+  EXPECT_EQ(reg_batch_warp_rows(16, 16), 2);
+  for (long long nbr = 1; nbr <= 40; ++nbr)
+    for (long long nbc = 1; nbc <= 32; ++nbc) {
+      const int g = reg_batch_warp_rows(nbr, nbc);
+      EXPECT_GE(g, 1);
+      EXPECT_LE(g * nbc, 32) << nbr << " x " << nbc;
+      EXPECT_TRUE(g % nbr == 0 || nbr % g == 0) << nbr << " x " << nbc;  // never straddles a matrix
+    }
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -106,7 +106,7 @@ __global__ void __launch_bounds__(fast_tile_shape<sizeof(T)>::kThreads)
           for (int k = 0; k < V; ++k) o.e[k] = tile[i + k][c];
           T* p = dst + (c0 + c) * m.ld_out + r0 + i;
           if (full || (c0 + c < m.cols && r0 + i + V <= m.rows)) {
-            *reinterpret_cast<uint4*>(p) = o.v;
+            store_vec16(p, o.v);
           } else if (c0 + c < m.cols) {
 #pragma unroll
             for (int k = 0; k < V; ++k)

@@ -95,7 +95,7 @@ __global__ void __launch_bounds__(kNarrowThreads) narrow_kernel(const T* __restr
             if (++i == S) i = 0, ++j;
           }
           if (q0 + V <= lin) {
-            *reinterpret_cast<uint4*>(run + q0) = v.v;
+            store_vec16(run + q0, v.v);
           } else {
             for (int k = 0; k < lin - q0; ++k) run[q0 + k] = v.e[k];
           }
@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(kNarrowThreads) narrow_kernel(const T* __restr
           v.v = *reinterpret_cast<const uint4*>(tile + j * pitch + k * V);
           T* p = dst + j * m.ld_out + l0 + lo;
           if (lo >= 0 && lo + V <= len) {
-            *reinterpret_cast<uint4*>(p) = v.v;
+            store_vec16(p, v.v);
           } else {
             for (int e = 0; e < V; ++e)
               if (lo + e >= 0 && lo + e < len) p[e] = v.e[e];

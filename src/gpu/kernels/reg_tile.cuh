@@ -31,6 +31,7 @@
 #pragma once
 
 #include "gpu/common.cuh"
+#include "gpu/kernels/block_transpose.cuh"
 #include "gpu/kernels/fast_tile.cuh"  // vec16
 #include "gpu/kernels/tile_shapes.hpp"
 
@@ -83,7 +84,14 @@ __global__ void __launch_bounds__(kRegTileThreads) reg_tile_kernel(const T* __re
             for (int e = 0; e < V; ++e) o.e[e] = r[u][e].e[k];
             T* p = dst + (c0 + k) * m.ld_out + r0[u];
             if (full[u]) {
-              *reinterpret_cast<uint4*>(p) = o.v;
+              if constexpr (sizeof(T) == 1) {
+                *reinterpret_cast<uint4*>(p) = o.v;
+              } else {  // from words: one 16-byte store (block_transpose.cuh)
+                uint4 w[V];
+#pragma unroll
+                for (int e = 0; e < V; ++e) w[e] = r[u][e].v;
+                store_vec16(p, block_column<sizeof(T)>(w, k));
+              }
             } else if (c0 + k < m.cols) {
 #pragma unroll
               for (int e = 0; e < V; ++e)

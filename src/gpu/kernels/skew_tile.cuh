@@ -136,7 +136,7 @@ __global__ void __launch_bounds__(shape::kThreads, shape::kMinBlocks)
           for (int i = 0; i < V; ++i) o.e[i] = src[i * P];
           T* p = out + row_start + rr;
           if (rr >= 0 && rr + V <= m.rows) {
-            *reinterpret_cast<uint4*>(p) = o.v;
+            store_vec16(p, o.v);
           } else {
 #pragma unroll
             for (int i = 0; i < V; ++i)

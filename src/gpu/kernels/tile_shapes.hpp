@@ -59,7 +59,20 @@ constexpr int reg_tile_lanes(int S, long long rows, long long cols) {
   return S == 1 && cols == 64 && rows > 256 ? 8 : 4;
 }
 
-
+// reg_batch (kernels/reg_batch.cuh): threads per block (one V x V block each), and the block rows a
+// warp takes for matrices of nbr x nbc blocks (nbc <= 32): as many whole matrices as fit; else the
+// largest even divisor of nbr that fits (the warp's pieces of an output row then fill 32-byte
+// sectors and no warp straddles two matrices), else the largest divisor, else 1.
+inline constexpr int kRegBatchThreads = 128;
+constexpr int reg_batch_warp_rows(long long nbr, long long nbc) {
+  const long long fit = nbc > 0 && nbc <= 32 ? 32 / nbc : 1;
+  if (fit >= nbr) return static_cast<int>(fit / nbr * nbr);
+  for (long long g = fit - fit % 2; g >= 2; g -= 2)
+    if (nbr % g == 0) return static_cast<int>(g);
+  for (long long g = fit; g >= 2; --g)
+    if (nbr % g == 0) return static_cast<int>(g);
+  return 1;
+}
 
 // skew_tile (kernels/skew_tile.cuh): any leading dimension and any element-aligned pointer, still
 // 16-byte aligned vectors on both sides. TR (kRows) x TC (kCols) output rows x columns as above,
