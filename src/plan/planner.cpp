@@ -419,7 +419,10 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       if (std::min(m.rows, m.cols) <= 64)
         c.push_back({"narrow", "one side <= 64 elements: short side whole, long side in 16 KiB chunks"});
       // H200, 2026-11-29 (docs/performance.md), % of copy at 16384^2 by element size 1/2/4/8/16 B:
-      //   fast_tile 66.6 / 87.7 / 87.2 / 87.3 / 91.0;  reg_tile 86.7 / 43.8 / 52.7 / 76.4 / 74.6.
+      //   fast_tile 66.6 / 87.7 / 87.2 / 87.3 / 91.0;  reg_tile 86.7 / 43.8 / 52.7 / 76.4 / 74.6
+      //   (reg_tile's and fast_tile's 2- to 8-byte stores were split by nvcc then: store_vec16 in
+      //   common.cuh; twelfth session, reg_tile 87.9 / 90.8 / 90.7 for 2 / 4 / 8 B, fast_tile 94.1 /
+      //   93.7 / 95.6, tma_tile ahead of both above 64 / 192 MiB).
       // reg_tile wins for 1-byte elements beyond the L2 (its 16 x 16 byte transpose in registers
       // avoids fast_tile's 32 byte-wide shared accesses per vector); at 1024^2 (1 MiB, L2-resident)
       // fast_tile ran at 102% of copy and reg_tile at 80.5%, at 4096^2 fast_tile 49.5%, reg_tile 78.9%.

@@ -95,7 +95,9 @@ __global__ void __launch_bounds__(fast_tile_shape<sizeof(T)>::kThreads)
         }
         __syncthreads();
 
-        // Store: gather V consecutive input rows of one tile column into a vector of the output row.
+        // Store: gather V consecutive input rows of one tile column into a vector of the output row,
+        // written by store_vec16 (a plain uint4 store of 2- to 8-byte elements was split into word
+        // stores by nvcc until the twelfth session: 1024^2 f16 / f32 85.4 / 86.5 -> 105.7 / 92.4% of copy).
 #pragma unroll
         for (int it = 0; it < kIters; ++it) {
           const int w = (it * NT + tid) / 32;

@@ -135,6 +135,8 @@ __global__ void __launch_bounds__(shape::kThreads, shape::kMinBlocks)
 #pragma unroll
           for (int i = 0; i < V; ++i) o.e[i] = src[i * P];
           T* p = out + row_start + rr;
+          // store_vec16: 10007x9973 f16 / f32 70.4 / 68.1 -> 84.1 / 81.5% of copy once the vector
+          // stores were no longer split into word stores (twelfth session, common.cuh).
           if (rr >= 0 && rr + V <= m.rows) {
             store_vec16(p, o.v);
           } else {
