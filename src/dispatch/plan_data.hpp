@@ -31,7 +31,8 @@ struct launch_shape {
   bool wide_in = false;  // narrow: the input is the short-and-wide side (rows <= 64)
   int warps_high = 8;    // reg_tile: warps stacked down the rows (reg_tile_stack)
   int lanes_high = 4;    // reg_tile: lane rows per warp (reg_tile_lanes)
-  int warp_rows = 1;     // reg_batch: block rows per warp (reg_batch_warp_rows)
+  int warp_rows = 1;     // reg_batch: block rows per warp, and blocks of each (reg_batch_lanes_of)
+  int warp_cols = 1;
 };
 
 struct plan_data {

@@ -181,20 +181,20 @@ status configure_reg_batch(plan_data& pd, std::string* why) {
                             v, pd.prob.elem_bytes, m.rows, m.cols));
   if (status s = check_vector_strides(pd, "reg_batch", true, true, why); s != status::kSuccess) return s;
   const std::int64_t nbr = m.rows / v, nbc = m.cols / v, rows = m.batch * nbr;
-  if (nbc > 32)
+  const reg_batch_lanes lanes = reg_batch_lanes_of(nbr, nbc);
+  const std::int64_t tiles = ceil_div(rows, lanes.g) * ceil_div(nbc, lanes.w);
+  if (rows >= (std::int64_t{1} << 31) || tiles >= (std::int64_t{1} << 31))
     return fail(status::kVariantNotApplicable, why,
-                fmt::format("reg_batch keeps each row of {0} x {0} blocks in one warp: at most 32 blocks ({1} columns) "
-                            "per row (got {2})",
-                            v, 32 * v, m.cols));
-  if (rows * nbc >= (std::int64_t{1} << 31))
-    return fail(status::kVariantNotApplicable, why,
-                fmt::format("reg_batch numbers its {} x {} blocks in 32 bits: {} blocks is too many", v, v, rows * nbc));
-  pd.launch.warp_rows = reg_batch_warp_rows(nbr, nbc);
+                fmt::format("reg_batch numbers block rows and warp tiles in 32 bits: {} block rows of {} x {} blocks, {} "
+                            "warp tiles, is too many",
+                            rows, v, v, tiles));
+  pd.launch.warp_rows = lanes.g;
+  pd.launch.warp_cols = lanes.w;
   pd.launch.block_x = kRegBatchThreads;
   pd.launch.block_y = 1;
-  pd.launch.grid_x = ceil_div(ceil_div(rows, pd.launch.warp_rows) * 32, kRegBatchThreads);
+  pd.launch.grid_x = ceil_div(tiles * 32, kRegBatchThreads);
   pd.launch.grid_y = pd.launch.grid_z = 1;
-  pd.launch_note = fmt::format("{} block rows of {} blocks per warp", pd.launch.warp_rows, nbc);
+  pd.launch_note = fmt::format("warps of {} x {} blocks", lanes.g, lanes.w);
   pd.align_bytes = 16;
   return status::kSuccess;
 }

@@ -49,7 +49,11 @@ status run_reg_batch(const plan_data& pd, const void* in, void* out, CUstream_st
   g.nbr = static_cast<std::uint32_t>(pd.mat.rows / v);
   g.rows = static_cast<std::uint32_t>(pd.mat.batch) * g.nbr;  // < 2^31 (configure_reg_batch)
   g.warp_rows = static_cast<std::uint32_t>(pd.launch.warp_rows);
-  g.nbc_div = fast_div(g.nbc);
+  g.warp_cols = static_cast<std::uint32_t>(pd.launch.warp_cols);
+  g.segs = (g.nbc + g.warp_cols - 1) / g.warp_cols;
+  g.tiles = (g.rows + g.warp_rows - 1) / g.warp_rows * g.segs;  // < 2^31 (configure_reg_batch)
+  g.cols_div = fast_div(g.warp_cols);
+  g.segs_div = fast_div(g.segs);
   g.nbr_div = fast_div(g.nbr);
   for (int k = 0; k < pd.mat.batch_rank && pd.mat.batch_rank > 1; ++k)
     g.batch_div[k] = fast_div(static_cast<std::uint32_t>(pd.mat.batch_ext[k]));

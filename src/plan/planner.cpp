@@ -206,10 +206,10 @@ double own_fast_fill(const plan_data& pd) {
 }
 
 // Where reg_batch goes first (the measurements are in auto_candidates): batches of matrices of whole
-// V x V blocks with 2 to 16 blocks per row (a warp holds 2 or more block rows) and 2 or more block
-// rows; for bytes, matrices under 128 Ki elements with one batch dim, or both sides of 64 B and
-// more with several; for wider elements, one batch dim, 4 block rows or more (output rows of 64 B
-// and more) and fast_tile's tiles under 3/4 full.
+// V x V blocks whose warps hold 2 or more block rows (reg_batch_lanes_of), 2 or more block rows; for
+// bytes, matrices of up to 128 Ki elements with one batch dim, or both sides of 64 B and more with
+// several; for wider elements, one batch dim, 4 block rows or more (output rows of 64 B and more)
+// and fast_tile's tiles under 3/4 full.
 bool reg_batch_wins(const plan_data& pd) {
   constexpr std::int64_t kByteMatrixElems = 128 * 1024, kByteSideBytes = 64;
   constexpr double kFullTiles = 0.75;
@@ -218,9 +218,9 @@ bool reg_batch_wins(const plan_data& pd) {
   const std::int64_t v = 16 / s;
   if (!pd.has_matrix || m.batch < 2 || m.rows % v || m.cols % v) return false;
   const std::int64_t nbr = m.rows / v, nbc = m.cols / v;
-  if (nbc > 16 || nbr < 2) return false;
+  if (nbr < 2 || gpu::reg_batch_lanes_of(nbr, nbc).g < 2) return false;
   if (s == 1)
-    return m.batch_rank <= 1 ? m.rows * m.cols < kByteMatrixElems : std::min(m.rows, m.cols) >= kByteSideBytes;
+    return m.batch_rank <= 1 ? m.rows * m.cols <= kByteMatrixElems : std::min(m.rows, m.cols) >= kByteSideBytes;
   return m.batch_rank <= 1 && nbr >= 4 && own_fast_fill(pd) < kFullTiles;
 }
 
@@ -327,20 +327,6 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // 94.7 / 95.4. So 4- to 16-byte elements take tma_tile from 192 MiB (the losses above it, f64 by
       // 0.5-0.6 and c128 16384^2 by 2.6, kept; 192, not 256, keeps the suite's f32 [5256,8,14,19,6],
       // 4 bytes short of 256 MiB), 1- and 2-byte ones from 64 MiB.
-      const std::int64_t kTmaMinBytes = std::int64_t{s >= 4 ? 192 : 64} << 20;
-      int tma_tr = 0, tma_tc = 0;
-      gpu::tma_tile_dims(s, &tma_tr, &tma_tc);
-      const double tma_fill = tile_fill(m, tma_tr, tma_tc);
-      if (m.batch_rank <= 1 && short_side > 64 && pd.prob.count() * s >= kTmaMinBytes && tma_fill >= 0.75)
-        c.push_back({"tma_tile", "large 2-D transpose (64 MiB and more for 1- and 2-byte elements, 192 MiB for wider "
-                                 "ones): bulk tensor copies through swizzled tiles, tiles claimed in order (H200 "
-                                 "16384^2: 90.1-96.0% of copy vs 87.5-91.2% before)"});
-      constexpr std::int64_t kRegTileMinBytes = 4 << 20, kRegTile64LongSide = 16384;
-      constexpr double kSkewRunsFill = 0.75;
-      if (s == 1 && pd.prob.count() > kRegTileMinBytes &&
-          ((m.rows == 64 && m.cols >= kRegTile64LongSide) || (m.cols == 64 && m.rows >= kRegTile64LongSide)))
-        c.push_back({"reg_tile", "1-byte matrices of 64 rows or columns: 16 x 16-byte register transposes in whole "
-                                 "blocks (H200 NCHW <-> NHWC with 64 channels: 83-85% of copy vs narrow 37-65%)"});
       // reg_batch (one V x V block per thread, a warp's lanes over whole block rows) against the
       // kernel auto ran before it, H200 2026-11-30 (twelfth session, docs/performance.md "reg_batch"),
       // % of copy, batches of small matrices:
@@ -357,9 +343,27 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       //   f16 16x16 (32-byte output rows) 86.7 vs 87.9, and full tiles go to fast_tile (f16 64x64 95.3
       //   vs 98.0, f32 32x32 96.5 vs 99.1); with several batch dims it lost (f32 rank-6 reversal 80.3
       //   vs 86.4, f64 rank 7 84.1 vs 89.5).
+      //   Rows of more than 16 blocks in segments (a warp of 4 x 8 blocks for 24 a row), same day, by name:
+      //   i8 4096 x 256x384 93.7 vs tma_tile 88.1 (so reg_batch goes ahead of tma_tile), 512 x 1024x128
+      //   91.9 vs reg_tile 85.8, f16 10000 x 96x160 92.6 vs permute_box 73.6; but [64,32,1024,128] perm
+      //   0,1,3,2 i8 91.8 vs 92.5, and full tiles of 2-byte elements (256x384 93.9 vs 97.8).
       if (reg_batch_wins(pd))
         c.push_back({"reg_batch", "batch of small matrices of whole 16-byte blocks: one block per thread, a warp over "
                                   "whole block rows (H200 100000 x 32x48 i8 / f16: 89.4 / 97.7% of copy vs 65.6 / 84.1)"});
+      const std::int64_t kTmaMinBytes = std::int64_t{s >= 4 ? 192 : 64} << 20;
+      int tma_tr = 0, tma_tc = 0;
+      gpu::tma_tile_dims(s, &tma_tr, &tma_tc);
+      const double tma_fill = tile_fill(m, tma_tr, tma_tc);
+      if (m.batch_rank <= 1 && short_side > 64 && pd.prob.count() * s >= kTmaMinBytes && tma_fill >= 0.75)
+        c.push_back({"tma_tile", "large 2-D transpose (64 MiB and more for 1- and 2-byte elements, 192 MiB for wider "
+                                 "ones): bulk tensor copies through swizzled tiles, tiles claimed in order (H200 "
+                                 "16384^2: 90.1-96.0% of copy vs 87.5-91.2% before)"});
+      constexpr std::int64_t kRegTileMinBytes = 4 << 20, kRegTile64LongSide = 16384;
+      constexpr double kSkewRunsFill = 0.75;
+      if (s == 1 && pd.prob.count() > kRegTileMinBytes &&
+          ((m.rows == 64 && m.cols >= kRegTile64LongSide) || (m.cols == 64 && m.rows >= kRegTile64LongSide)))
+        c.push_back({"reg_tile", "1-byte matrices of 64 rows or columns: 16 x 16-byte register transposes in whole "
+                                 "blocks (H200 NCHW <-> NHWC with 64 channels: 83-85% of copy vs narrow 37-65%)"});
       // fast_tile ahead of permute_packed for batches of small 2- to 8-byte matrices that fill at
       // least 3/4 of its tiles (same run, by name, fast_tile / auto = permute_packed): f16 50000 x 64x64
       // 98.0 / 86.3, 8192 x 64x256 97.7 / 89.1; f32 100000 x 32x48 96.1 / 90.9, 200000 x 32x32 99.1 /

@@ -61,10 +61,8 @@ void check_transpose(const std::string& variant, const xpose::transpose_desc& d,
                        (variant == "skew_tile" && d.elem_bytes == 16 && ps == status::kVariantNotApplicable) ||
                        // tma_tile refuses output rows that are not whole 16-byte units (configure_tma_tile)
                        (variant == "tma_tile" && (d.rows * d.elem_bytes) % 16 && ps == status::kVariantNotApplicable) ||
-                       // reg_batch refuses sides that are not whole 16-byte blocks and rows of more than 32
-                       // blocks (configure_reg_batch)
-                       (variant == "reg_batch" &&
-                        ((d.rows * d.elem_bytes) % 16 || (d.cols * d.elem_bytes) % 16 || d.cols * d.elem_bytes > 512) &&
+                       // reg_batch refuses sides that are not whole 16-byte blocks (configure_reg_batch)
+                       (variant == "reg_batch" && ((d.rows * d.elem_bytes) % 16 || (d.cols * d.elem_bytes) % 16) &&
                         ps == status::kVariantNotApplicable);
   if (refused || (vector_kernel && ps == status::kMisaligned))
     return;
@@ -127,11 +125,12 @@ TEST_P(GpuHuge, MoreThan2Pow31Elements) {
   check_transpose(GetParam(), {.rows = 46341, .cols = 46341, .elem_bytes = 1}, 13);
 }
 INSTANTIATE_TEST_SUITE_P(All, GpuHuge, ::testing::ValuesIn(gpu_variants()));
-// reg_batch refuses 46341^2 (not whole 16 x 16 blocks, rows of more than 32 blocks); 4194320 x 512
-// bytes (32 blocks per row) is more than 2^31 elements.
+// reg_batch refuses 46341^2 (not whole 16 x 16 blocks); 4194320 x 512 bytes (rows of 32 blocks, in
+// segments) and 46352^2 (46352 = 16 x 2897, prime: uneven segments) are more than 2^31 elements.
 TEST(GpuHugeWholeBlocks, RegBatch) {
   XPOSE_REQUIRE_GPU();
   check_transpose("reg_batch", {.rows = 4194320, .cols = 512, .elem_bytes = 1}, 14);
+  check_transpose("reg_batch", {.rows = 46352, .cols = 46352, .elem_bytes = 1}, 15);
 }
 
 TEST(GpuVariantBlocks, NonDefaultBlocks) {

@@ -196,20 +196,23 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 16), "reg_batch"},
       {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 1), "permute_packed"},  // 16-byte output rows
       {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 2), "permute_packed"},  // 32-byte output rows
-      {with(pdesc({4096, 256, 384}, {0, 2, 1}), 1), "tma_tile"},     // 24 blocks a row: not reg_batch
+      {with(pdesc({4096, 256, 384}, {0, 2, 1}), 1), "reg_batch"},    // 24 blocks a row: warps of 4 x 8
+      {with(pdesc({40000, 48, 80}, {0, 2, 1}), 4), "reg_batch"},     // segments, tiles 5/8 full
+      {with(pdesc({40000, 48, 80}, {0, 2, 1}), 16), "reg_batch"},
       {with(pdesc({100000, 30, 48}, {0, 2, 1}), 1), "permute_packed"},  // not whole blocks (no vectors)
       // several batch dims: bytes with both sides of 64 B and more (reversals of rank 4 to 6), not rank 7
       {with(pdesc({64, 16, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}), 1), "reg_batch"},
       {with(pdesc({32, 8, 8, 16, 16, 16, 32}, {6, 5, 4, 3, 2, 1, 0}), 1), "permute_packed"},
       {with(pdesc({16, 16, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}), 4), "permute_packed"},
-      // 256x384 batches of 64 MiB and more: tma_tile; smaller ones: 1-byte to permute_packed, 2-16
-      // bytes to fast_tile
-      {with(pdesc({4096, 256, 384}, {0, 2, 1}), 1), "tma_tile"},
+      // 256x384 batches of 2-byte elements, 64 MiB and more: tma_tile; smaller ones fast_tile; bytes
+      // reg_batch at any size
       {with(pdesc({4096, 256, 384}, {0, 2, 1}), 2), "tma_tile"},
-      {with(pdesc({256, 256, 384}, {0, 2, 1}), 1), "permute_packed"},
+      {with(pdesc({256, 256, 384}, {0, 2, 1}), 1), "reg_batch"},
       {with(pdesc({256, 256, 384}, {0, 2, 1}), 2), "fast_tile"},
-      // 1-byte batches of 128 Ki-element matrices and more, under 64 MiB, keep reg_tile
-      {with(pdesc({256, 1024, 128}, {0, 2, 1}), 1), "reg_tile"},
+      // 1-byte batches of 128 Ki-element matrices: reg_batch (reg_tile before the twelfth session);
+      // larger ones under 64 MiB keep reg_tile
+      {with(pdesc({256, 1024, 128}, {0, 2, 1}), 1), "reg_batch"},
+      {with(pdesc({64, 1024, 256}, {0, 2, 1}), 1), "reg_tile"},
       // several batch dims of bytes (a rank-4 reversal): reg_batch (was permute_packed), not reg_tile
       {with(pdesc({64, 64, 128, 128}, {3, 2, 1, 0}), 1), "reg_batch"},
       // the same for 2-byte elements stays with fast_tile (packed ran 71% vs 86%)
@@ -236,7 +239,7 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({10000, 10000}, {1, 0}), 2), "tma_tile"},  // 200 MB of 2-byte elements
       {with(pdesc({4096, 4096}, {1, 0}), 1), "reg_tile"},
       // ... unless the matrices fill less than 3/4 of tma_tile's tiles (1024 x 128 bytes in 128 x 256)
-      {with(pdesc({64, 32, 1024, 128}, {0, 1, 3, 2}), 1), "reg_tile"},
+      {with(pdesc({64, 32, 1024, 128}, {0, 1, 3, 2}), 1), "reg_batch"},
       {with(pdesc({64, 32, 1024, 128}, {0, 1, 3, 2}), 2), "tma_tile"},
       {with(pdesc({10007, 9973}, {1, 0}), 1), "skew_tile"},
       {with(pdesc({10007, 9973}, {1, 0}), 4), "skew_tile"},
@@ -602,10 +605,13 @@ TEST_F(GpuPlanner, RegBatchPreconditions) {
   d.elem_bytes = 4;  // 8 x 12 blocks: two block rows per warp (an even divisor of 8)
   ASSERT_EQ(plan_t(d, gpu("reg_batch"), &pd, &why), status::kSuccess) << why;
   EXPECT_EQ(pd.launch.warp_rows, 2);
-  // More than 32 blocks per row: refused.
-  d = tdesc(32, 33 * 16, 1);
-  EXPECT_EQ(plan_t(d, gpu("reg_batch"), &pd, &why), status::kVariantNotApplicable);
-  EXPECT_NE(why.find("at most 32 blocks (512 columns)"), std::string::npos) << why;
+  // Rows of more than 16 blocks go in segments: 256 x 384 bytes (24 blocks a row) in warps of 4 x 8.
+  d = tdesc(256, 384, 1);
+  d.batch = 10;
+  ASSERT_EQ(plan_t(d, gpu("reg_batch"), &pd, &why), status::kSuccess) << why;
+  EXPECT_EQ(pd.launch.warp_rows, 4);
+  EXPECT_EQ(pd.launch.warp_cols, 8);
+  expect_grid(pd, ceil_div(10 * 16 / 4 * 3 * 32, 128), 1, 1);
   // Sides that are not whole blocks.
   d = tdesc(30, 48, 1);
   d.batch = 1000;
@@ -626,6 +632,30 @@ TEST_F(GpuPlanner, RegBatchPreconditions) {
 
 // The warp's block rows (reg_batch_warp_rows): whole matrices where they fit, else an even divisor,
 // else any divisor, else one.
+// The warp's shape for long rows (reg_batch_lanes_of): whole rows up to 16 blocks, else segments.
+TEST(RegBatchWarpRows, SegmentsOfLongRows) {
+  using xpose::detail::gpu::reg_batch_lanes_of;
+  auto lanes = [](long long nbr, long long nbc) {
+    const auto l = reg_batch_lanes_of(nbr, nbc);
+    return std::to_string(l.g) + "x" + std::to_string(l.w);
+  };
+  EXPECT_EQ(lanes(2, 3), "10x3");
+  EXPECT_EQ(lanes(16, 16), "2x16");
+  EXPECT_EQ(lanes(16, 24), "4x8");
+  EXPECT_EQ(lanes(16, 32), "4x8");
+  EXPECT_EQ(lanes(16, 17), "2x9");   // prime: two even segments
+  EXPECT_EQ(lanes(7, 1000), "7x4");   // a whole matrix of 7 block rows, segments of 4 (28 lanes)
+  EXPECT_EQ(lanes(7, 34), "1x12");  // 34 = 2 x 17: no divisor in 4..16; three even segments of 12
+  for (long long nbr = 1; nbr <= 20; ++nbr)
+    for (long long nbc = 1; nbc <= 300; ++nbc) {
+      const auto l = reg_batch_lanes_of(nbr, nbc);
+      EXPECT_GE(l.w, 1);
+      EXPECT_LE(l.w, 16) << nbr << " x " << nbc;
+      EXPECT_LE(l.w * l.g, 32) << nbr << " x " << nbc;
+      EXPECT_TRUE(l.g % nbr == 0 || nbr % l.g == 0) << nbr << " x " << nbc;
+    }
+}
+
 TEST(RegBatchWarpRows, WholeMatricesThenDivisors) {
   using xpose::detail::gpu::reg_batch_warp_rows;
   EXPECT_EQ(reg_batch_warp_rows(2, 3), 10);   // 32 x 48 bytes: 5 matrices

@@ -8,19 +8,20 @@
 // into a box in shared memory but gathers 1- and 2-byte elements one load per element (H200
 // 2026-11-30, 100000 x 32x48: i8 65.6% of copy, f16 84.8%).
 //
-// Lanes: a warp holds G whole block rows (the batch's block rows numbered flat, t = b * nbr + i; G =
-// launch.warp_rows, reg_batch_warp_rows in configure.cpp): lane l takes block row t0 + l / nbc,
-// block column l % nbc, and lanes past G nbc idle. So for one k the warp reads G whole input rows
-// (C x S bytes each) and writes, in each of the nbc output rows it touches, G consecutive 16-byte
-// pieces: whole 32-byte sectors where G is even, whole output rows where G covers whole matrices.
-// The first version numbered blocks flat over the whole batch (a warp = 32 consecutive blocks), so a
-// warp's block rows started anywhere: H200 2026-11-30, % of copy, 32 consecutive blocks / whole
-// block rows: see docs/performance.md ("reg_batch", twelfth session).
+// Lanes: a warp holds W blocks of each of G block rows (the batch's block rows numbered flat, t = b *
+// nbr + i; W and G: launch.warp_cols / warp_rows, reg_batch_lanes_of in tile_shapes.hpp): lane l takes
+// block row t0 + l / W, block column c0 + l % W, and lanes past G W idle. Rows of up to 16 blocks are
+// taken whole (W = nbc), longer ones in segments of W blocks, the warps of one group of block rows
+// walking its segments one after another. So for one k the warp reads G pieces of W x 16 bytes of
+// input rows and writes, in each of the W output rows it touches, G consecutive 16-byte pieces: whole
+// 32-byte sectors where G is even, whole output rows where G covers whole matrices. The first
+// version numbered blocks flat over the whole batch (a warp = 32 consecutive blocks), so a warp's
+// block rows started anywhere; see docs/performance.md ("Twelfth session") for both.
 //
-// Launch geometry: kRegBatchThreads threads per block, ceil(block rows / G) warps, a 1-D grid
+// Launch geometry: kRegBatchThreads threads per block, ceil(block rows / G) x segments warps, a 1-D grid
 // (capped at the grid limit; the warps loop). Needs whole blocks (rows and columns multiples of V),
-// 16-byte aligned pointers, leading dimensions and batch strides, at most 32 blocks per block row,
-// and fewer than 2^31 blocks (configure_reg_batch).
+// 16-byte aligned pointers, leading dimensions and batch strides, and fewer than 2^31 warp tiles and
+// block rows (configure_reg_batch).
 #pragma once
 
 #include <cstdint>
@@ -33,13 +34,13 @@
 
 namespace xpose::detail::gpu {
 
-// The numbering: block rows in all (batch x nbr), block rows per matrix (nbr, with its divisor),
-// blocks per block row (nbc, with its divisor), block rows per warp (G); and the batch dims' extents
+// The numbering: block rows in all (batch x nbr), block rows per matrix (nbr), blocks per block row
+// (nbc), the warp's W x G blocks, segments of W blocks per row, warp tiles in all; and the batch dims' extents
 // as divisors (two or more batch dims: matrix b's coordinates), so a thread's offsets cost a few
 // multiplies rather than 64-bit divisions (a rank-8 reversal has six batch dims).
 struct reg_batch_grid {
-  std::uint32_t rows = 0, nbr = 1, nbc = 1, warp_rows = 1;
-  fast_div nbr_div, nbc_div;
+  std::uint32_t rows = 0, nbr = 1, nbc = 1, warp_rows = 1, warp_cols = 1, segs = 1, tiles = 0;
+  fast_div nbr_div, cols_div, segs_div;  // by nbr, W, segments per block row
   fast_div batch_div[kMaxBatchRank];
 };
 
@@ -69,11 +70,13 @@ template <class T>
 __global__ void __launch_bounds__(kRegBatchThreads) reg_batch_kernel(const T* __restrict__ in, T* __restrict__ out,
                                                                      matrix_view m, reg_batch_grid g) {
   constexpr int V = 16 / sizeof(T);
-  const std::uint32_t lane = threadIdx.x % 32, lr = g.nbc_div.div(lane), j = lane - lr * g.nbc;
-  if (lr >= g.warp_rows) return;  // idle lanes: G nbc < 32
-  const std::uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-  const std::uint32_t step = gridDim.x * (blockDim.x / 32) * g.warp_rows;
-  for (std::uint32_t t = warp * g.warp_rows + lr; t < g.rows; t += step) {
+  const std::uint32_t lane = threadIdx.x % 32, lr = g.cols_div.div(lane), lc = lane - lr * g.warp_cols;
+  if (lr >= g.warp_rows) return;  // idle lanes: G W < 32
+  const std::uint32_t step = gridDim.x * (blockDim.x / 32);
+  for (std::uint32_t wt = (blockIdx.x * blockDim.x + threadIdx.x) / 32; wt < g.tiles; wt += step) {
+    const std::uint32_t rg = g.segs_div.div(wt), sg = wt - rg * g.segs;
+    const std::uint32_t t = rg * g.warp_rows + lr, j = sg * g.warp_cols + lc;
+    if (t >= g.rows || j >= g.nbc) continue;  // the last group of block rows, a partial last segment
     const std::uint32_t b = g.nbr_div.div(t), i = t - b * g.nbr;
     std::int64_t in_off, out_off;
     reg_batch_offsets(m, g, b, &in_off, &out_off);

@@ -60,9 +60,9 @@ constexpr int reg_tile_lanes(int S, long long rows, long long cols) {
 }
 
 // reg_batch (kernels/reg_batch.cuh): threads per block (one V x V block each), and the block rows a
-// warp takes for matrices of nbr x nbc blocks (nbc <= 32): as many whole matrices as fit; else the
-// largest even divisor of nbr that fits (the warp's pieces of an output row then fill 32-byte
-// sectors and no warp straddles two matrices), else the largest divisor, else 1.
+// warp takes when it holds W blocks of each (for matrices of nbr block rows): as many whole matrices
+// as fit; else the largest even divisor of nbr that fits (the warp's pieces of an output row then
+// fill 32-byte sectors and no warp straddles two matrices), else the largest divisor, else 1.
 inline constexpr int kRegBatchThreads = 128;
 constexpr int reg_batch_warp_rows(long long nbr, long long nbc) {
   const long long fit = nbc > 0 && nbc <= 32 ? 32 / nbc : 1;
@@ -72,6 +72,29 @@ constexpr int reg_batch_warp_rows(long long nbr, long long nbc) {
   for (long long g = fit; g >= 2; --g)
     if (nbr % g == 0) return static_cast<int>(g);
   return 1;
+}
+// The warp's shape for rows of nbc blocks: W blocks of each of G block rows. Rows of up to 16 blocks
+// are taken whole (W = nbc: G >= 2). Longer ones go in segments of W blocks: the divisor of nbc in
+// 4..16 that keeps the most lanes busy, nearest 8 on a tie (4 x 8 lanes is reg_tile's byte layout:
+// 128-byte input pieces, 64-byte output pieces), if it keeps 24 or more; else even segments of at
+// most 16. 4096 x 256x384 bytes (24 blocks a row): W 8, G 4.
+struct reg_batch_lanes {
+  int w = 1, g = 1;
+};
+constexpr reg_batch_lanes reg_batch_lanes_of(long long nbr, long long nbc) {
+  if (nbc <= 16) return {static_cast<int>(nbc < 1 ? 1 : nbc), reg_batch_warp_rows(nbr, nbc < 1 ? 1 : nbc)};
+  reg_batch_lanes best;
+  int best_lanes = 0;
+  for (int w = 16; w >= 4; --w) {
+    if (nbc % w) continue;
+    const int g = reg_batch_warp_rows(nbr, w), lanes = w * g;
+    const int off = w > 8 ? w - 8 : 8 - w, best_off = best.w > 8 ? best.w - 8 : 8 - best.w;
+    if (lanes > best_lanes || (lanes == best_lanes && off < best_off)) best = {w, g}, best_lanes = lanes;
+  }
+  if (best_lanes >= 24) return best;
+  const long long segs = (nbc + 15) / 16;
+  const int w = static_cast<int>((nbc + segs - 1) / segs);
+  return {w, reg_batch_warp_rows(nbr, w)};
 }
 
 // skew_tile (kernels/skew_tile.cuh): any leading dimension and any element-aligned pointer, still
