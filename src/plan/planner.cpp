@@ -224,6 +224,25 @@ bool reg_batch_wins(const plan_data& pd) {
   return m.batch_rank <= 1 && nbr >= 4 && own_fast_fill(pd) < kFullTiles;
 }
 
+// Single narrow matrices where reg_batch goes first (measurements in auto_candidates): 1-, 2- and
+// 8-byte elements (4- and 16-byte ones were not measured), 64 MiB and more (it was measured at
+// 320-640 MB; smaller ones keep their launch-bound kernels), whole blocks, a side of 64 or less, both
+// sides of 2 blocks or more, warps of 2 or more block rows; with short input rows always, with short columns only where a warp covers
+// all block rows (whole output rows) and reads 128 bytes or more of each input row.
+bool reg_batch_narrow_wins(const plan_data& pd) {
+  constexpr std::int64_t kNarrowSide = 64, kMinInputPiece = 128, kMinBytes = std::int64_t{64} << 20;
+  const auto& m = pd.mat;
+  const int s = pd.prob.elem_bytes;
+  const std::int64_t v = 16 / s;
+  if (!pd.has_matrix || m.batch != 1 || (s != 1 && s != 2 && s != 8) || m.rows % v || m.cols % v) return false;
+  if (std::min(m.rows, m.cols) > kNarrowSide || pd.prob.count() * s < kMinBytes) return false;
+  const std::int64_t nbr = m.rows / v, nbc = m.cols / v;
+  const gpu::reg_batch_lanes l = gpu::reg_batch_lanes_of(nbr, nbc);
+  if (nbr < 2 || nbc < 2 || l.g < 2) return false;  // 16-byte rows: half sectors (16 x 16 i8 batches: 37%)
+  if (m.cols <= kNarrowSide) return true;
+  return l.g % nbr == 0 && std::int64_t{l.w} * 16 >= kMinInputPiece;
+}
+
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
 // may still refuse the problem; auto then runs `chosen`).
 bool box_beats(const plan_data& pd, std::string_view chosen) {
@@ -364,6 +383,18 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
           ((m.rows == 64 && m.cols >= kRegTile64LongSide) || (m.cols == 64 && m.rows >= kRegTile64LongSide)))
         c.push_back({"reg_tile", "1-byte matrices of 64 rows or columns: 16 x 16-byte register transposes in whole "
                                  "blocks (H200 NCHW <-> NHWC with 64 channels: 83-85% of copy vs narrow 37-65%)"});
+      // Single narrow matrices (a side of 64 or less) of whole blocks, 1-, 2- and 8-byte elements,
+      // reg_batch by name against auto (permute_packed), H200 2026-11-30 (twelfth session, one run,
+      // binaries of 972a19a), % of copy, i8 / f16 / f64:
+      //   short rows (1e7 x 48, 2e7 x 32): 88.6 / 89.6 / 87.8 and 90.3 / 90.1 / 85.9 against 70.5 / 88.0
+      //   / 83.7 and 68.2 / 88.6 / 84.7: taken;
+      //   short columns (48 x 1e7, 32 x 2e7): i8 83.8 / 89.0 against 70.7 / 76.3, f16 32 x 2e7 95.4
+      //   against 90.5 (warps over whole output rows, input pieces of 128 B and more: taken), but f16
+      //   48 x 1e7 49.1 against 88.2 (80-byte input pieces) and f64 58.8 / 60.7 against 80.4 / 83.4
+      //   (a warp over 4 of 24 or 16 block rows): not taken (reg_batch_narrow_wins).
+      if (reg_batch_narrow_wins(pd))
+        c.push_back({"reg_batch", "narrow matrix of whole 16-byte blocks (1, 2, 8 B): one block per thread, warps over "
+                                  "whole rows (H200 1e7 x 48 i8: 88.6% of copy vs packed 70.5%)"});
       // fast_tile ahead of permute_packed for batches of small 2- to 8-byte matrices that fill at
       // least 3/4 of its tiles (same run, by name, fast_tile / auto = permute_packed): f16 50000 x 64x64
       // 98.0 / 86.3, 8192 x 64x256 97.7 / 89.1; f32 100000 x 32x48 96.1 / 90.9, 200000 x 32x32 99.1 /

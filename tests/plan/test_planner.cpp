@@ -218,10 +218,9 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       // the same for 2-byte elements stays with fast_tile (packed ran 71% vs 86%)
       {with(pdesc({64, 64, 128, 128}, {3, 2, 1, 0}), 2), "fast_tile"},
       // 1-byte matrices of 64 rows or columns, long the other way (NCHW <-> NHWC, 64 channels):
-      // reg_tile; 48 rows and small matrices: permute_packed
+      // reg_tile; small matrices: permute_packed (48 rows: reg_batch, below)
       {with(pdesc({64, 64, 128, 128}, {0, 2, 3, 1}), 1), "reg_tile"},
       {with(pdesc({64, 10000000}, {1, 0}), 1), "reg_tile"},
-      {with(pdesc({48, 10000000}, {1, 0}), 1), "permute_packed"},
       {with(pdesc({64, 128, 128, 64}, {0, 3, 1, 2}), 1), "reg_tile"},
       {with(pdesc({10000000, 64}, {1, 0}), 1), "reg_tile"},
       {with(pdesc({40000, 64}, {1, 0}), 1), "permute_packed"},
@@ -256,6 +255,16 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({3, 40000001}, {1, 0}), 16), "permute_packed"},
       {with(pdesc({48, 10000000}, {1, 0}), 8), "narrow"},
       {with(pdesc({10000000, 48}, {1, 0}), 16), "narrow"},
+      // single narrow matrices of whole blocks, 1, 2 and 8 B: reg_batch with short input rows, and with
+      // short columns where a warp covers whole output rows from 128-byte input pieces
+      {with(pdesc({10000000, 48}, {1, 0}), 1), "reg_batch"},
+      {with(pdesc({10000000, 48}, {1, 0}), 8), "reg_batch"},
+      {with(pdesc({48, 10000000}, {1, 0}), 1), "reg_batch"},
+      {with(pdesc({32, 20000000}, {1, 0}), 2), "reg_batch"},
+      {with(pdesc({48, 10000000}, {1, 0}), 2), "permute_packed"},  // 80-byte input pieces
+      {with(pdesc({32, 20000000}, {1, 0}), 8), "narrow"},          // a warp over 4 of 16 block rows
+      {with(pdesc({10000000, 48}, {1, 0}), 4), "permute_packed"},  // 4 bytes: not measured
+      {with(pdesc({16, 10000000}, {1, 0}), 1), "permute_packed"},  // 16-byte output rows
       // odd narrow 8-byte matrices keep the classic tile (narrow's shifted rows lost there)
       {with(pdesc({48, 10000001}, {1, 0}), 8), "tiled"},
   };
