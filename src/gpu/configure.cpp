@@ -170,7 +170,8 @@ status configure_reg_tile(plan_data& pd, std::string* why) {
   return status::kSuccess;
 }
 
-// reg_batch (kernels/reg_batch.cuh): one thread per V x V block of the whole batch, numbered flat.
+// reg_batch (kernels/reg_batch.cuh): one thread per V x V block, warps of G block rows x W blocks
+// (reg_batch_lanes_of), one warp tile per G block rows and segment of W blocks.
 status configure_reg_batch(plan_data& pd, std::string* why) {
   const auto& m = pd.mat;
   const std::int64_t v = 16 / pd.prob.elem_bytes;

@@ -194,7 +194,9 @@ double fast_fill(const plan_data& pd) {
 }
 
 // fast_tile's fill of its own tile for this element size (fast_fill above keeps the 1- and 2-byte
-// tiles its rules were fitted with).
+// tiles its rules were fitted with), and the fill from which its tiles count as full for the batch
+// rules below (reg_batch under it, fast_tile from it).
+constexpr double kFastFullTiles = 0.75;
 double own_fast_fill(const plan_data& pd) {
   switch (pd.prob.elem_bytes) {
     case 1: return tile_fill(pd.mat, gpu::fast_tile_shape<1>::kRows, gpu::fast_tile_shape<1>::kCols);
@@ -212,7 +214,6 @@ double own_fast_fill(const plan_data& pd) {
 // and fast_tile's tiles under 3/4 full.
 bool reg_batch_wins(const plan_data& pd) {
   constexpr std::int64_t kByteMatrixElems = 128 * 1024, kByteSideBytes = 64;
-  constexpr double kFullTiles = 0.75;
   const auto& m = pd.mat;
   const int s = pd.prob.elem_bytes;
   const std::int64_t v = 16 / s;
@@ -221,14 +222,15 @@ bool reg_batch_wins(const plan_data& pd) {
   if (nbr < 2 || gpu::reg_batch_lanes_of(nbr, nbc).g < 2) return false;
   if (s == 1)
     return m.batch_rank <= 1 ? m.rows * m.cols <= kByteMatrixElems : std::min(m.rows, m.cols) >= kByteSideBytes;
-  return m.batch_rank <= 1 && nbr >= 4 && own_fast_fill(pd) < kFullTiles;
+  return m.batch_rank <= 1 && nbr >= 4 && own_fast_fill(pd) < kFastFullTiles;
 }
 
 // Single narrow matrices where reg_batch goes first (measurements in auto_candidates): 1-, 2- and
 // 8-byte elements (4- and 16-byte ones were not measured), 64 MiB and more (it was measured at
 // 320-640 MB; smaller ones keep their launch-bound kernels), whole blocks, a side of 64 or less, both
-// sides of 2 blocks or more, warps of 2 or more block rows; with short input rows always, with short columns only where a warp covers
-// all block rows (whole output rows) and reads 128 bytes or more of each input row.
+// sides of 2 blocks or more, warps of 2 or more block rows; with short input rows always, with short
+// columns only where a warp covers all block rows (whole output rows) and reads 128 bytes or more of
+// each input row.
 bool reg_batch_narrow_wins(const plan_data& pd) {
   constexpr std::int64_t kNarrowSide = 64, kMinInputPiece = 128, kMinBytes = std::int64_t{64} << 20;
   const auto& m = pd.mat;
@@ -346,7 +348,7 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // 94.7 / 95.4. So 4- to 16-byte elements take tma_tile from 192 MiB (the losses above it, f64 by
       // 0.5-0.6 and c128 16384^2 by 2.6, kept; 192, not 256, keeps the suite's f32 [5256,8,14,19,6],
       // 4 bytes short of 256 MiB), 1- and 2-byte ones from 64 MiB.
-      // reg_batch (one V x V block per thread, a warp's lanes over whole block rows) against the
+      // reg_batch (one V x V block per thread, a warp over G block rows x W blocks) against the
       // kernel auto ran before it, H200 2026-11-30 (twelfth session, docs/performance.md "reg_batch"),
       // % of copy, batches of small matrices:
       //   i8: 100000 x 32x48 89.4 vs 65.6, 200000 x 32x32 86.4 vs 70.8, 40000 x 48x80 83.1 vs 69.9,
@@ -402,7 +404,7 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // 98.3 / 89.1, 64x256 98.7 / 89.6. (Its 16-byte stores are real since this session: see
       // store_vec16 in common.cuh.) Sides up to 256: longer ones (NCHW <-> NHWC) were not measured.
       if (s >= 2 && s <= 8 && m.batch > 1 && m.batch_rank <= 1 && short_side <= 64 && std::max(m.rows, m.cols) <= 256 &&
-          own_fast_fill(pd) >= 0.75)
+          own_fast_fill(pd) >= kFastFullTiles)
         c.push_back({"fast_tile", "batch of small 2- to 8-byte matrices filling fast_tile's tiles: 16-byte vectors both "
                                   "ways through a padded tile (H200 100000 x 32x48 f32: 96.1% of copy vs packed 90.9%)"});
       if (packs_full_vectors(pd)) {
