@@ -192,6 +192,8 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({100000, 32, 48}, {0, 2, 1}), 8), "fast_tile"},
       {with(pdesc({100000, 32, 48}, {0, 2, 1}), 16), "narrow"},
       {with(pdesc({50000, 64, 64}, {0, 2, 1}), 2), "fast_tile"},     // full tiles: fast_tile
+      {with(pdesc({50000, 64, 64}, {0, 2, 1}), 16), "fast_tile"},    // c128 only with full tiles
+      {with(pdesc({8192, 64, 256}, {0, 2, 1}), 16), "fast_tile"},
       {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 4), "reg_batch"},   // quarter-full tiles
       {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 16), "reg_batch"},
       {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 1), "permute_packed"},  // 16-byte output rows
