@@ -8,7 +8,7 @@
 # Stages: build, test (gpu-labelled ctest), cputest (the rest), sanitize (memcheck on a reduced gpu
 # set, racecheck on the shared-memory variants), bench (default `xpose bench`), perf (the
 # performance sweep, docs/performance.md), perm (permutation suite), banks (model vs ncu),
-# sass (shared-memory instructions per kernel, from cuobjdump), permall (the suite for every element
+# sass (shared-memory instructions and global store widths per kernel, from cuobjdump), permall (the suite for every element
 # size), packed (permute_packed against the 2-D kernels on 2-D shapes and batches), memcheck (the whole gpu test
 # binary under memcheck, the 2^31-element cases excluded).
 # On a machine with two GPUs, run tests and benchmarks at once, each on its own GPU:
@@ -92,7 +92,9 @@ for stage in "${stages[@]}"; do
       { section "bank model vs ncu"; run "$xpose" profile --suite --json "$out/banks-ncu.json"; } >>"$log" 2>&1 ;;
     sass)
       { section "shared-memory instructions per kernel (cuobjdump)"
-        run "$root/scripts/sass_shared_ops.sh" "$xpose" smem_; } >>"$log" 2>&1 ;;
+        run "$root/scripts/sass_shared_ops.sh" "$xpose" smem_
+        section "global stores by width per kernel: every vector kernel stores 16 bytes (cuobjdump)"
+        run "$root/scripts/sass_vector_stores.sh" "$xpose"; } >>"$log" 2>&1 ;;
     cpu16)
       { section "CPU backend on this machine's cores (8192^2 f32 and 3 x 40M f32)"
         for t in 1 2 4 8 16; do

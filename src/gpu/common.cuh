@@ -40,7 +40,7 @@ status with_word(int elem_bytes, F&& f) {
 // `*reinterpret_cast<uint4*>(p) = v` into 4- or 8-byte stores wherever p pointed to 2-, 4- or 8-byte
 // elements (st.global.u32 x 4 in the PTX; STG.E / STG.E.64 in the SASS of fast_tile, skew_tile,
 // narrow, reg_tile: cuobjdump -sass, 2026-11-30), also with __builtin_assume_aligned; so the vector
-// store is written in PTX. No memory clobber: no kernel reads its output back, and the compiler stays
+// store is written in PTX (scripts/sass_vector_stores.sh checks the SASS for it). No memory clobber: no kernel reads its output back, and the compiler stays
 // free to schedule the tile's shared loads around it.
 __device__ __forceinline__ void store_vec16(void* p, const uint4& v) {
   asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w));
