@@ -14,23 +14,9 @@
 # Needs cuobjdump (CUDA toolkit; with nvdisasm beside it). Demangles with c++filt when present.
 set -euo pipefail
 
-if [[ $# -lt 1 || $# -gt 2 ]]; then
-  echo "usage: $0 BINARY [NAME_FILTER]" >&2
-  exit 2
-fi
-binary=$1
-filter=${2:-}
-[[ -r $binary ]] || { echo "$0: cannot read $binary" >&2; exit 2; }
-
-cuobjdump=$(command -v cuobjdump || true)
-[[ -z $cuobjdump && -x /usr/local/cuda/bin/cuobjdump ]] && cuobjdump=/usr/local/cuda/bin/cuobjdump
-[[ -n $cuobjdump ]] || { echo "$0: cuobjdump not found (PATH, /usr/local/cuda/bin)" >&2; exit 77; }
+source "$(dirname "$0")/sass_common.sh" "$@"
 demangle=cat
 command -v c++filt >/dev/null && demangle=c++filt
-
-sass=$(mktemp)
-trap 'rm -f "$sass"' EXIT
-"$cuobjdump" -sass "$binary" >"$sass"
 
 # One line per kernel: counts, a tab, the mangled name (demangled below: names hold spaces).
 awk '

@@ -14,21 +14,7 @@
 # 2 usage, 77 no cuobjdump.
 set -euo pipefail
 
-if [[ $# -lt 1 || $# -gt 2 ]]; then
-  echo "usage: $0 BINARY [NAME_FILTER]" >&2
-  exit 2
-fi
-binary=$1
-filter=${2:-}
-[[ -r $binary ]] || { echo "$0: cannot read $binary" >&2; exit 2; }
-
-cuobjdump=$(command -v cuobjdump || true)
-[[ -z $cuobjdump && -x /usr/local/cuda/bin/cuobjdump ]] && cuobjdump=/usr/local/cuda/bin/cuobjdump
-[[ -n $cuobjdump ]] || { echo "$0: cuobjdump not found (PATH, /usr/local/cuda/bin)" >&2; exit 77; }
-
-sass=$(mktemp)
-trap 'rm -f "$sass"' EXIT
-"$cuobjdump" -sass "$binary" >"$sass"
+source "$(dirname "$0")/sass_common.sh" "$@"
 
 printf "%6s %5s %5s %5s %5s  %s\n" "STG128" "64" "32" "U16" "U8" "kernel (mangled)"
 awk -v filter="$filter" '
