@@ -8,8 +8,12 @@
 // reg_tile and reg_batch for those sizes every full-block store was STG.E or STG.E.64, never
 // STG.E.128 (cuobjdump -sass, 2026-11-30), and reg_batch ran at 10-47% of copy on batches of small
 // f16 / f32 / f64 matrices (H200, results/batch-first-2026-11-30p.log). Building the vector from
-// words alone did not fix it (store_vec16 in common.cuh does); it stays because it is the plain
-// form of the transpose. 1-byte elements keep the element form: nvcc packs those into STG.E.128.
+// words alone did not fix it (store_vec16 in common.cuh does), so this helper is not needed for the
+// stores: the element form plus store_vec16, as fast_tile and skew_tile use, gives the same SASS for
+// 4- to 16-byte elements in both kernels and the same instruction counts for reg_batch's 2-byte one,
+// but reschedules reg_tile's 2-byte kernel (2088 -> 2104 instructions; cuobjdump, 2026-11-30). Left
+// in place until that can run on the device; folding it into the element form is the cleanup.
+// 1-byte elements keep the element form: nvcc packs those into STG.E.128.
 #pragma once
 
 #include <cstdint>
