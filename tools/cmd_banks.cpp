@@ -179,8 +179,10 @@ void run_banks(const banks_args& a, context& ctx) {
   std::ostream& os = ctx.out;
   const int eb = k.array.elem_bytes;
   const std::int64_t pitch = static_cast<std::int64_t>(k.array.cols) * eb;
+  const auto dt = find_dtype(cfg.dtype);  // the problem's element size (the array's may differ: fast_tile's bytes go through words)
   os << fmt::format("{}: {}x{}{} {} ({}-byte elements), block {}x{} ({} warp{}), kernel {}\n", k.variant, p.rows, p.cols,
-                    p.batch > 1 ? fmt::format(" batch {}", p.batch) : "", cfg.dtype, eb, k.block_x, k.block_y, warps,
+                    p.batch > 1 ? fmt::format(" batch {}", p.batch) : "", cfg.dtype, dt ? dt->bytes : eb, k.block_x,
+                    k.block_y, warps,
                     warps == 1 ? "" : "s", k.kernel_function);
   std::string rows_apart;
   if (pitch % model::kBankBytes != 0)

@@ -266,12 +266,14 @@ std::vector<profile_case> standard_suite() {
   s.push_back({"smem_v3", "37x45", "", "f32", 3});
   s.push_back({"tiled", "37x45", "", "f64", 3});
   // The library's own kernels (models not yet checked against ncu when they were added: these rows
-  // are that check). fast_tile: 4-byte conflict-free, 2- and 1-byte gathers 2- and 4-way; 100x100
-  // has edge tiles, whose shared accesses are the interior's. narrow: both modes, and a last chunk
+  // are that check). fast_tile: 4-byte conflict-free, the 2-byte gather 2-way, 1-byte elements
+  // through swizzled words (conflict-free, 16-byte loads); 100x100 and 112x208 have edge tiles,
+  // whose shared accesses are the interior's. narrow: both modes, and a last chunk
   // shorter than the others (4x1000). permute_packed: a padded 40x40 box for 4 bytes (256x256),
   // edge boxes (100x100: 40x40 boxes cut to 20), 2- and 8-byte boxes.
   for (const char* d : {"f32", "f16", "i8"}) s.push_back({"fast_tile", "256x256", "", d});
   s.push_back({"fast_tile", "100x100", "", "f32"});
+  s.push_back({"fast_tile", "112x208", "", "i8"});
   for (const char* shape : {"64x4096", "4096x64"})
     for (const char* d : {"f32", "f16"}) s.push_back({"narrow", shape, "", d});
   s.push_back({"narrow", "4x1000", "", "f32"});

@@ -141,7 +141,8 @@ status make_tiled(int bx, int by, int elem_bytes, const problem_2d& shape, kerne
 
 // ---- the library's own kernels ----
 
-// fast_tile (src/gpu/kernels/fast_tile.cuh): a TR x TC tile in tile[TR][TC + pad], moved by a 1-D
+// fast_tile (src/gpu/kernels/fast_tile.cuh), 2- to 16-byte elements (1-byte: fast_tile_bytes_model,
+// below): a TR x TC tile in tile[TR][TC + pad], moved by a 1-D
 // block of kThreads threads as 16-byte vectors (V = 16 / S elements). Every thread handles 4 vectors
 // on each side (the kernel's kIters: tile vectors / threads is 4 for every element size), arranged
 // per warp as 4 rows x 8 lanes: lx = tid % 8, ly = (tid % 32) / 8, w = (it * kThreads + tid) / 32.
@@ -155,7 +156,7 @@ status make_tiled(int bx, int by, int elem_bytes, const problem_2d& shape, kerne
 // accesses. The unrolled loops over `it` and `k` are modelled as trips: trip = it * V + k.
 //
 // What nvcc 13.0 made of it (sm_90 SASS, scripts/sass_shared_ops.sh): one LDS and one STS per element
-// for 1-, 4-, 8- and 16-byte elements (64/64 .U8, 16/16, 8/8 .64, 4/4 .128 per thread and tile), but
+// for 4-, 8- and 16-byte elements (16/16, 8/8 .64, 4/4 .128 per thread and tile), but
 // for 2-byte elements 32 LDS.U16 and only 16 STS: the scatter's neighbouring elements k, k + 1 of a
 // tile row are 4-byte aligned (pitch 132 bytes, columns in steps of 8 elements) and are stored as one
 // 4-byte word. The model counts what the SASS does.
@@ -214,10 +215,48 @@ status check_vectors(const char* name, const problem_2d& p, int elem_bytes, bool
   return status::kSuccess;
 }
 
+// fast_tile's 1-byte path (fast_tile_bytes in kernels/fast_tile.cuh): a column-major tile of words,
+// tw[128][32], word g of column c at tw[c][g ^ s(c)], s(c) = ((c / 16) mod 8) * 4. Thread (warp, lx,
+// ly), g = 4 warp + ly:
+//   scatter tw[16 lx + j][g ^ s]: the 4 rows 4g .. 4g + 3 of column 16 lx + j, one STS per j (trip j);
+//   gather  tw[c][4 lx ^ s] .. + 3, c = 4 (8 it + warp) + ly: one 16-byte LDS per output vector (trip it).
+// SASS (nvcc 13.0, sm_90): 16 STS and 4 LDS.128 per thread and tile.
+kernel_model fast_tile_bytes_model(const fast_tile_geometry& g) {
+  const int words = g.rows / 4, nt = g.threads;
+  kernel_model k;
+  k.variant = "fast_tile";
+  k.kernel_function = "fast_tile_kernel";
+  k.block_x = nt;
+  k.block_y = 1;
+  k.tile_rows = g.rows;
+  k.tile_cols = g.cols;
+  k.array = {"tw", g.cols, words, 4, [words](int row, int col) -> std::int64_t {
+               return (std::int64_t{row} * words + (col ^ (((row >> 4) & 7) << 2))) * 4;
+             }};
+  k.instructions.push_back({"tw[16 lx + j][g ^ s] = column 16 lx + j of rows 4g .. 4g+3   (trip = j)", smem_op::kStore,
+                            16, 4, [](const lane_ctx& c) -> std::optional<smem_coord> {
+                              const int lx = c.tx % 8, ly = (c.tx % 32) / 8, warp = c.tx / 32;
+                              return smem_coord{16 * lx + c.trip, 4 * warp + ly};
+                            }});
+  k.instructions.push_back({"o = tw[c][4 lx ^ s] .. + 3, one 16-byte load   (trip = it)", smem_op::kLoad, 4, 16,
+                            [nt](const lane_ctx& c) -> std::optional<smem_coord> {
+                              const int lx = c.tx % 8, ly = (c.tx % 32) / 8, warp = c.tx / 32;
+                              return smem_coord{(c.trip * (nt / 32) + warp) * 4 + ly, 4 * lx};
+                            }});
+  k.compiler_note =
+      "1-byte elements go through words: the sm_90 SASS of fast_tile_kernel<unsigned char> (nvcc 13.0) has 16 STS "
+      "and 4 LDS.128 per thread and tile, as the model counts";
+  return k;
+}
+
 status make_fast_tile(int, int, int elem_bytes, const problem_2d& shape, kernel_model* out, std::string* why) {
   if (shape.rows > 0)
     if (status s = check_vectors("fast_tile", shape, elem_bytes, true, true, why); s != status::kSuccess) return s;
   const fast_tile_geometry g = fast_tile_geometry_of(elem_bytes);
+  if (elem_bytes == 1) {
+    *out = fast_tile_bytes_model(g);
+    return status::kSuccess;
+  }
   const int v = 16 / elem_bytes;
   constexpr int kIters = 4;  // 16-byte vectors per thread and side
   const int nt = g.threads, segs_in = g.cols / v / 8, segs_out = g.rows / v / 8;

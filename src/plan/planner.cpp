@@ -368,10 +368,22 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       //   i8 4096 x 256x384 93.7 vs tma_tile 88.1 (so reg_batch goes ahead of tma_tile), 512 x 1024x128
       //   91.9 vs reg_tile 85.8, f16 10000 x 96x160 92.6 vs permute_box 73.6; but [64,32,1024,128] perm
       //   0,1,3,2 i8 91.8 vs 92.5, and full tiles of 2-byte elements (256x384 93.9 vs 97.8).
+      // fast_tile's 1-byte path through swizzled words (thirteenth session, fast_tile_bytes in
+      // kernels/fast_tile.cuh), by name, H200 2026-11-30, % of copy, fast_tile / reg_batch: 4096 x
+      // 256x384 98.0 / 94.2, 8192 x 128x128 98.8 / 93.2, 512 x 1024x128 96.0 / 90.0; but 100000 x
+      // 32x48 8.9 / 90.4 and 50000 x 64x64 21.1 / 96.2 (its 128 x 128 tiles mostly empty). So 1-byte
+      // batches whose matrices fill 3/4 of its tiles go to fast_tile first.
+      if (s == 1 && m.batch > 1 && own_fast_fill(pd) >= kFastFullTiles)
+        c.push_back({"fast_tile", "batch of 1-byte matrices filling fast_tile's 128 x 128 tiles: 4 x 16-byte "
+                                  "transposes in registers, words through a swizzled tile (H200 4096 x 256x384: 98.0% "
+                                  "of copy vs reg_batch 94.2%)"});
       if (reg_batch_wins(pd))
         c.push_back({"reg_batch", "batch of small matrices of whole 16-byte blocks: one block per thread, a warp over "
                                   "whole block rows (H200 100000 x 32x48 i8 / f16: 89.4 / 97.7% of copy vs 65.6 / 84.1)"});
-      const std::int64_t kTmaMinBytes = std::int64_t{s >= 4 ? 192 : 64} << 20;
+      // 1-byte elements from 128 MiB since fast_tile's word path (thirteenth session, by name,
+      // fast_tile / tma_tile): 8192^2 (64 MiB) 94.0 / 91.2, 16000^2 93.4 / 94.6, 16384^2 93.4 / 94.5;
+      // the boundary lies between 64 and 244 MiB and was not measured more finely.
+      const std::int64_t kTmaMinBytes = std::int64_t{s >= 4 ? 192 : s == 2 ? 64 : 128} << 20;
       int tma_tr = 0, tma_tc = 0;
       gpu::tma_tile_dims(s, &tma_tr, &tma_tc);
       const double tma_fill = tile_fill(m, tma_tr, tma_tc);
@@ -467,14 +479,13 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       //   (reg_tile's and fast_tile's 2- to 8-byte stores were split by nvcc then: store_vec16 in
       //   common.cuh; twelfth session, reg_tile 87.9 / 90.8 / 90.7 for 2 / 4 / 8 B, fast_tile 94.1 /
       //   93.7 / 95.6, tma_tile ahead of both above 64 / 192 MiB).
-      // reg_tile wins for 1-byte elements beyond the L2 (its 16 x 16 byte transpose in registers
-      // avoids fast_tile's 32 byte-wide shared accesses per vector); at 1024^2 (1 MiB, L2-resident)
-      // fast_tile ran at 102% of copy and reg_tile at 80.5%, at 4096^2 fast_tile 49.5%, reg_tile 78.9%.
-      if (pd.prob.elem_bytes == 1 && pd.prob.count() * pd.prob.elem_bytes > kRegTileMinBytes)
-        c.push_back({"reg_tile", "1-byte 2-D transpose: 16x16-byte blocks transposed in registers (86.7% of copy "
-                                 "at 16384^2 vs 66.6% for fast_tile, H200)"});
-      c.push_back({"fast_tile", "2-D transpose: 16-byte vectors both ways through a padded tile (87-91% of copy "
-                                "at 16384^2 for 2- to 16-byte elements, H200)"});
+      // Until the thirteenth session reg_tile took 1-byte matrices over 4 MiB here: fast_tile's
+      // byte path moved one byte per shared access (4096^2 49.5% of copy, reg_tile 78.9%). With
+      // its word path (fast_tile_bytes), by name, H200 2026-11-30, fast_tile / reg_tile: 4096^2 91.4 /
+      // 77.3, 16000^2 93.4 / 88.2, 16384^2 93.4 / 90.5; 1024^2 87.4 against 73.8 before. So every
+      // size goes to fast_tile (tma_tile above 128 MiB, before it).
+      c.push_back({"fast_tile", "2-D transpose: 16-byte vectors both ways through a shared tile (H200, by name: "
+                                "91-98% of copy at 4096^2-16384^2 for every element size)"});
       // Where 16-byte vectors are ruled out: a short side (a 32x32 tile would be mostly empty:
       // [112410,199,3] perm 2,0,1 ran `tiled` at 13.8%) or several batch dims go to boxes, the rest
       // to the classic tile (10007x9973 f32: tiled 54%, permute_packed 51%).

@@ -524,46 +524,43 @@ TEST(BankModelFastTile, EdgeTilesMakeTheInteriorsAccesses) {
   expect_counts(counts_for("fast_tile", 4, 36, 36, 3), 384, 0, 384, 0);
 }
 
-// fast_tile, 1-byte: tile[128][132] (pitch 132 bytes = 33 words), 256 threads = 8 warps, V = 16,
-// one segment per row (128 / 16 / 8 = 1); w = it * 8 + warp.
-//   scatter tile[4w + ly][16lx + k]: byte 132 (4w + ly) + 16lx + k, word 33 (4w + ly) + 4lx + k/4,
-//     bank (4w + ly + 4lx + k/4) % 32: 32 different banks, 1 wavefront (each STS.U8 moves 32 bytes).
-//   gather tile[16lx + k][4w + ly]: byte 2112 lx + 132k + 4w + ly; the 4 lanes ly = 0..3 share the
-//     word 528 lx + 33k + w; 528 = 16 mod 32, so lx = 0, 2, 4, 6 fall in one bank and lx = 1, 3, 5, 7
-//     in the bank 16 further: 4 different words per bank, 4 wavefronts, 3 conflicts.
-// 128x128 = one tile: stores 8 warps x 64 x 1 = 512; loads 8 x 64 x 4 = 2,048 of which 1,536 conflicts.
-TEST(BankModelFastTile, OneByteGatherIsFourWay) {
+// fast_tile, 1-byte (fast_tile_bytes): tw[128][32] words, word g of column c at g ^ s(c),
+// s(c) = ((c / 16) % 8) * 4; 256 threads = 8 warps, thread (warp, lx, ly) holds rows 4g .. 4g + 3,
+// g = 4 warp + ly, of columns 16 lx .. + 15.
+//   scatter trip j: tw[16 lx + j][g ^ 4 lx]: byte 128 (16 lx + j) + 4 (g ^ 4 lx), bank
+//     (g ^ 4 lx) % 32 = ly + 4 (warp ^ lx): the 32 lanes in 32 banks, 1 wavefront.
+//   gather trip it: 16 bytes at tw[c][4 lx ^ s(c)], c = 4 (8 it + warp) + ly: the 8 lanes of one
+//     output row read 8 disjoint 4-word groups of one column, 4 wavefronts (the ideal for 16 bytes).
+// 128x128 = one tile: stores 8 warps x 16 x 1 = 128; loads 8 x 4 x 4 = 128; no conflicts.
+TEST(BankModelFastTile, OneByteThroughWordsIsConflictFree) {
   const kernel_model k = model_for("fast_tile", 1, 128, 128);
   EXPECT_EQ(k.block_x, 256);
-  EXPECT_EQ(k.array.cols, 132);
-  EXPECT_EQ(k.instructions[0].trips, 64);
-  EXPECT_EQ(k.instructions[1].trips, 64);
-  const warp_trace st = trace_warp(k, 0, 0, 0, {128, 128});
-  for (int l = 0; l < 32; ++l) {
-    const int lx = l % 8, ly = l / 8;
-    EXPECT_EQ(st.lanes[l].byte, 132 * ly + 16 * lx);
-    EXPECT_EQ(st.lanes[l].bank, ly + 4 * lx);
+  EXPECT_EQ(k.array.declaration(), "tw[128][32]");
+  EXPECT_EQ(k.instructions[0].trips, 16);
+  EXPECT_EQ(k.instructions[1].trips, 4);
+  for (int warp : {0, 5}) {
+    for (int j : {0, 7, 15}) {
+      const warp_trace st = trace_warp(k, 0, warp, j, {128, 128});
+      for (int l = 0; l < 32; ++l) {
+        const int lx = l % 8, ly = l / 8, g = 4 * warp + ly;
+        EXPECT_EQ(st.lanes[l].byte, 128 * (16 * lx + j) + 4 * (g ^ (4 * lx)));
+        EXPECT_EQ(st.lanes[l].bank, ly + 4 * (warp ^ lx));
+      }
+      EXPECT_EQ(st.count.wavefronts, 1);
+    }
   }
-  EXPECT_EQ(st.count.wavefronts, 1);
-  const warp_trace ld = trace_warp(k, 1, 0, 0, {128, 128});
+  const warp_trace ld = trace_warp(k, 1, 3, 2, {128, 128});  // it = 2, warp 3: c = 4 * 19 + ly
   for (int l = 0; l < 32; ++l) {
-    const int lx = l % 8, ly = l / 8;
-    EXPECT_EQ(ld.lanes[l].at, (smem_coord{16 * lx, ly}));
-    EXPECT_EQ(ld.lanes[l].first_word, 528 * lx);
-    EXPECT_EQ(ld.lanes[l].bank, lx % 2 ? 16 : 0);
+    const int lx = l % 8, ly = l / 8, c = 76 + ly;
+    EXPECT_EQ(ld.lanes[l].at, (smem_coord{c, 4 * lx}));
+    EXPECT_EQ(ld.lanes[l].byte, 128 * c + 4 * ((4 * lx) ^ (((c >> 4) & 7) << 2)));
   }
   EXPECT_EQ(ld.count.wavefronts, 4);
-  EXPECT_EQ(ld.count.conflicts(), 3);
-  ASSERT_EQ(ld.count.groups.size(), 1u);
-  EXPECT_EQ(ld.count.groups[0].worst_bank, 0);
-  EXPECT_EQ(ld.count.groups[0].worst_words, (std::vector<std::int64_t>{0, 1056, 2112, 3168}));
-  // Another trip: it = 2, k = 5, warp 3: w = 19, word 528 lx + 165 + 19: banks (16 lx + 5 + 19) % 32.
-  const warp_trace ld2 = trace_warp(k, 1, 3, 2 * 16 + 5, {128, 128});
-  EXPECT_EQ(ld2.lanes[1].bank, (16 + 24) % 32);
-  EXPECT_EQ(ld2.count.wavefronts, 4);
-  expect_counts(counts_for("fast_tile", 1, 128, 128), 2048, 1536, 512, 0);
-  // 4096x4096: 32 x 32 tiles.
-  expect_counts(counts_for("fast_tile", 1, 4096, 4096), 1024 * 2048, 1024 * 1536, 1024 * 512, 0);
+  EXPECT_EQ(ld.count.conflicts(), 0);
+  expect_counts(counts_for("fast_tile", 1, 128, 128), 128, 0, 128, 0);
+  // 4096x4096: 32 x 32 tiles; edge tiles issue the interior's accesses (112x208: 1 x 2 tiles).
+  expect_counts(counts_for("fast_tile", 1, 4096, 4096), 1024 * 128, 0, 1024 * 128, 0);
+  expect_counts(counts_for("fast_tile", 1, 112, 208), 2 * 128, 0, 2 * 128, 0);
 }
 
 // fast_tile, 2-byte: tile[64][66] (pitch 132 bytes), 128 threads = 4 warps, V = 8; w = it * 4 + warp.
@@ -791,7 +788,9 @@ TEST(BanksCommand, LibraryKernels) {
   EXPECT_NE(r.out.find("every trip (wavefronts/conflicts): 0-15: 1/0"), std::string::npos) << r.out;
   r = run_cli({"banks", "--variant", "fast_tile", "--shape", "4096x4096", "--dtype", "i8"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("4 wavefronts, ideal 1, 3 conflicts"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("4096x4096 i8 (1-byte elements)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("tw[128][32]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("4 wavefronts, ideal 4, 0 conflicts"), std::string::npos) << r.out;
   r = run_cli({"banks", "--variant", "permute_packed", "--shape", "64x64"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("tile[4096]"), std::string::npos);

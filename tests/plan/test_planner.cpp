@@ -198,7 +198,6 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 16), "reg_batch"},
       {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 1), "permute_packed"},  // 16-byte output rows
       {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 2), "permute_packed"},  // 32-byte output rows
-      {with(pdesc({4096, 256, 384}, {0, 2, 1}), 1), "reg_batch"},    // 24 blocks a row: warps of 4 x 8
       {with(pdesc({40000, 48, 80}, {0, 2, 1}), 4), "reg_batch"},     // segments, tiles 5/8 full
       {with(pdesc({40000, 48, 80}, {0, 2, 1}), 16), "reg_batch"},
       {with(pdesc({100000, 30, 48}, {0, 2, 1}), 1), "permute_packed"},  // not whole blocks (no vectors)
@@ -207,14 +206,17 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({32, 8, 8, 16, 16, 16, 32}, {6, 5, 4, 3, 2, 1, 0}), 1), "permute_packed"},
       {with(pdesc({16, 16, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}), 4), "permute_packed"},
       // 256x384 batches of 2-byte elements, 64 MiB and more: tma_tile; smaller ones fast_tile; bytes
-      // reg_batch at any size
+      // fast_tile at any size (its full 128 x 128 tiles; reg_batch before the thirteenth session)
       {with(pdesc({4096, 256, 384}, {0, 2, 1}), 2), "tma_tile"},
-      {with(pdesc({256, 256, 384}, {0, 2, 1}), 1), "reg_batch"},
+      {with(pdesc({4096, 256, 384}, {0, 2, 1}), 1), "fast_tile"},
+      {with(pdesc({256, 256, 384}, {0, 2, 1}), 1), "fast_tile"},
       {with(pdesc({256, 256, 384}, {0, 2, 1}), 2), "fast_tile"},
-      // 1-byte batches of 128 Ki-element matrices: reg_batch (reg_tile before the twelfth session);
-      // larger ones under 64 MiB keep reg_tile
-      {with(pdesc({256, 1024, 128}, {0, 2, 1}), 1), "reg_batch"},
-      {with(pdesc({64, 1024, 256}, {0, 2, 1}), 1), "reg_tile"},
+      // 1-byte batches filling fast_tile's tiles: fast_tile (reg_batch / reg_tile before the thirteenth
+      // session); small matrices that would leave them mostly empty: reg_batch
+      {with(pdesc({256, 1024, 128}, {0, 2, 1}), 1), "fast_tile"},
+      {with(pdesc({64, 1024, 256}, {0, 2, 1}), 1), "fast_tile"},
+      {with(pdesc({100000, 32, 48}, {0, 2, 1}), 1), "reg_batch"},
+      {with(pdesc({50000, 64, 64}, {0, 2, 1}), 1), "reg_batch"},
       // several batch dims of bytes (a rank-4 reversal): reg_batch (was permute_packed), not reg_tile
       {with(pdesc({64, 64, 128, 128}, {3, 2, 1, 0}), 1), "reg_batch"},
       // the same for 2-byte elements stays with fast_tile (packed ran 71% vs 86%)
@@ -227,7 +229,7 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({10000000, 64}, {1, 0}), 1), "reg_tile"},
       {with(pdesc({40000, 64}, {1, 0}), 1), "permute_packed"},
       {with(pdesc({64, 64, 128, 128}, {0, 2, 3, 1}), 2), "permute_packed"},
-      // matrices of 64 MiB and more: tma_tile; below, f16 fast_tile and i8 reg_tile; odd rows
+      // matrices of 64 MiB and more (1-byte: 128 MiB): tma_tile; below, fast_tile; odd rows
       // skew_tile (c128 rows are whole 16-byte units at any leading dimension: tma_tile)
       {with(pdesc({16384, 16384}, {1, 0}), 4), "tma_tile"},
       {with(pdesc({16384, 16384}, {1, 0}), 8), "tma_tile"},
@@ -238,9 +240,11 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({4096, 4096}, {1, 0}), 8), "fast_tile"},
       {with(pdesc({4096, 4096}, {1, 0}), 16), "tma_tile"},
       {with(pdesc({10000, 10000}, {1, 0}), 2), "tma_tile"},  // 200 MB of 2-byte elements
-      {with(pdesc({4096, 4096}, {1, 0}), 1), "reg_tile"},
+      {with(pdesc({4096, 4096}, {1, 0}), 1), "fast_tile"},
+      {with(pdesc({8192, 8192}, {1, 0}), 1), "fast_tile"},   // 64 MiB of bytes: under 128 MiB
+      {with(pdesc({8192, 8192}, {1, 0}), 2), "tma_tile"},
       // ... unless the matrices fill less than 3/4 of tma_tile's tiles (1024 x 128 bytes in 128 x 256)
-      {with(pdesc({64, 32, 1024, 128}, {0, 1, 3, 2}), 1), "reg_batch"},
+      {with(pdesc({64, 32, 1024, 128}, {0, 1, 3, 2}), 1), "fast_tile"},
       {with(pdesc({64, 32, 1024, 128}, {0, 1, 3, 2}), 2), "tma_tile"},
       {with(pdesc({10007, 9973}, {1, 0}), 1), "skew_tile"},
       {with(pdesc({10007, 9973}, {1, 0}), 4), "skew_tile"},
@@ -341,7 +345,7 @@ TEST_F(GpuPlanner, BoxWhereItWon) {
       {{548, 108, 82, 55}, {3, 2, 0, 1}, 1, "permute_box"},                          // tiled
       {{1634, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 4, "permute_runs"},              // 4-byte elements
       {{4128, 25, 20, 13, 5}, {3, 4, 1, 0, 2}, 2, "permute_runs"},                   // f16 kept runs
-      {{256, 64, 128, 128}, {3, 2, 1, 0}, 1, "reg_batch"},  // packed box of 16 KiB; reg_batch first (twelfth session)
+      {{256, 64, 128, 128}, {3, 2, 1, 0}, 1, "fast_tile"},  // packed box of 16 KiB; fast_tile first (thirteenth session)
       {{2404, 53, 54, 39}, {1, 0, 2, 3}, 1, "permute_rows"},                         // long rows
       {{925638, 29, 5}, {1, 0, 2}, 2, "permute_box"},                                // 10-byte rows
       {{7405201, 29, 5}, {1, 0, 2}, 2, "permute_packed"},  // the same (packed box of 4050 B) over 2 GiB: box refuses

@@ -118,7 +118,7 @@ TEST(Cli, PlanPrintsOneLine) {
 #ifdef XPOSE_HAS_CUDA  // a build without the GPU backend has no GPU variants to plan
   // GPU plans work without a GPU too (for an H200 description, said on stderr): the choice of a
   // narrow f64 shape is the narrow kernel, of large matrices tma_tile (with its tiles in the
-  // summary), of a 4096^2 f16 one fast_tile, of a 4096^2 1-byte one reg_tile.
+  // summary), of 4096^2 f16 and 1-byte ones fast_tile.
   r = run_cli({"plan", "--shape", "48x10000000", "--dtype", "f64"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("narrow on gpu", 0), 0u) << r.out;
@@ -130,7 +130,7 @@ TEST(Cli, PlanPrintsOneLine) {
   r = run_cli({"plan", "--shape", "4096x4096", "--dtype", "f16"});
   EXPECT_EQ(r.out.rfind("fast_tile on gpu", 0), 0u) << r.out;
   r = run_cli({"plan", "--shape", "4096x4096", "--dtype", "i8"});
-  EXPECT_EQ(r.out.rfind("reg_tile on gpu", 0), 0u) << r.out;
+  EXPECT_EQ(r.out.rfind("fast_tile on gpu", 0), 0u) << r.out;
   r = run_cli({"plan", "--shape", "10007x9973", "--dtype", "f32"});
   EXPECT_EQ(r.out.rfind("skew_tile on gpu", 0), 0u) << r.out;
   // A permutation with short dims: packed boxes, and the box in the summary.
