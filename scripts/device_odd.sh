@@ -4,7 +4,7 @@
 # runs), small single matrices with many repetitions, narrow shapes under auto, and Nsight Compute on
 # skew_tile. Binaries built on the development machine in BIN (default .devbin: xpose, test_gpu,
 # libgomp.so.1).
-#   scripts/device_odd.sh [alltests] [band] [spread] [bytes] [profile] [verify] [small] [narrow] [ncu]
+#   scripts/device_odd.sh [alltests] [band] [spread] [bytes] [halves] [profile] [verify] [small] [narrow] [ncu]
 #     env: BANDS, ODD_SHAPES, TYPES
 #   alltests: the whole test_gpu plus memcheck on skew_tile's tests, on GPU 1 in the background (an
 #   H200 pair), while the other modes run on GPU 0.
@@ -20,7 +20,7 @@ for mode in "$@"; do
       export CUDA_VISIBLE_DEVICES=1
       timeout 420 $B/test_gpu 2>&1 | grep -E "^\[  (PASSED|FAILED)  \]|Failure|Which is|Expected|case|tests ran" | head -40
       timeout 300 compute-sanitizer --tool memcheck $B/test_gpu \
-        --gtest_filter='*GpuVariant*skew_tile*:*GpuVariant*fast_tile*:GpuRandom.*Align*' 2>&1 |
+        --gtest_filter='*GpuVariant*skew_tile*:*GpuVariant*fast_tile*:GpuRandom.*Align*:GpuRandom.TransposesSmall' 2>&1 |
         grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" | head -8
       echo "all tests done at ${SECONDS}s"
     ) > "$OUT/tests-all.log" 2>&1 &
@@ -69,6 +69,28 @@ for mode in "$@"; do
           --reps 10 --warmup 2 --json "$OUT/bytes-batch-${g%@*}.json" > /dev/null 2>&1
       done
       echo "bytes done at ${SECONDS}s" ;;
+    halves)
+      # fast_tile's 2-byte word path against the binary before it ($B/xpose_old), interleaved; the
+      # fast_tile rows of the bank-model comparison; 2-byte batches and large matrices by name.
+      for r in "256x256 f16" "112x208 f16" "256x256 i8" "112x208 i8"; do
+        set -- $r
+        timeout 60 $B/xpose profile --variant fast_tile --shape $1 --dtype $2 2>&1 | tail -6 >> "$OUT/profile-fast.log"
+      done
+      for round in 1 2; do
+        for x in xpose_old xpose; do
+          timeout 200 $B/$x bench --variants auto,fast_tile --shapes 256x256,512x512,1024x1024,2048x1024,2048x2048,4096x4096 \
+            --dtype f16 --reps 100 --warmup 10 --json "$OUT/halves-$x-$round.json" > /dev/null 2>&1
+        done
+      done
+      for x in xpose_old xpose; do
+        timeout 200 $B/$x bench --variants fast_tile,tma_tile --shapes 8192x8192,16384x16384 --dtype f16 --reps 10 \
+          --warmup 2 --json "$OUT/halves-big-$x.json" > /dev/null 2>&1
+        for g in 64x64@50000 64x256@8192 256x384@4096 1024x128@512; do
+          timeout 200 $B/$x bench --variants auto,fast_tile --shapes "${g%@*}" --batch "${g#*@}" --dtype f16 \
+            --reps 10 --warmup 2 --json "$OUT/halves-batch-$x-${g%@*}.json" > /dev/null 2>&1
+        done
+      done
+      echo "halves done at ${SECONDS}s" ;;
     profile)
       # The bank models against Nsight Compute (docs/banks.md), and the SASS checks.
       timeout 300 $B/xpose profile --suite > "$OUT/profile-suite.log" 2>&1
