@@ -245,6 +245,15 @@ bool reg_batch_narrow_wins(const plan_data& pd) {
   return l.g % nbr == 0 && std::int64_t{l.w} * 16 >= kMinInputPiece;
 }
 
+// Single 1-byte matrices of 4 MiB and less, a side over 64, where `tiled` goes ahead of skew_tile
+// (measurements in auto_candidates); permute_box does not go ahead of it there (box_beats).
+bool tiled_small_wins(const plan_data& pd) {
+  constexpr std::int64_t kTiledSmallBytes = std::int64_t{4} << 20;
+  const auto& m = pd.mat;
+  return pd.has_matrix && pd.prob.elem_bytes == 1 && m.batch == 1 && std::min(m.rows, m.cols) > 64 &&
+         pd.prob.count() <= kTiledSmallBytes;
+}
+
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
 // may still refuse the problem; auto then runs `chosen`).
 bool box_beats(const plan_data& pd, std::string_view chosen) {
@@ -286,7 +295,7 @@ bool box_beats(const plan_data& pd, std::string_view chosen) {
   // Batches only: the rules' cases are batches, single small matrices were not measured.
   if (chosen == "skew_tile" && pd.has_matrix && pd.mat.batch > 1) return skew_fill(pd) < kSkewLowFill;
   if (chosen == "fast_tile" && pd.has_matrix && pd.mat.batch > 1) return fast_fill(pd) < kFastLowFill;
-  return (chosen == "permute_runs" && s == 1) || chosen == "tiled";
+  return (chosen == "permute_runs" && s == 1) || (chosen == "tiled" && !tiled_small_wins(pd));
 }
 
 std::vector<candidate> auto_candidates(const plan_data& pd) {
@@ -504,6 +513,16 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
         c.push_back({"permute_runs", "1- or 2-byte matrices filling under 3/4 of skew_tile's tiles: A x B transposes "
                                      "of runs with 16-byte chunks both ways (H200 f16 [78,78,144,150]: 65.9% of copy "
                                      "vs skew_tile 45.2%)"});
+      // Single 1-byte matrices of 4 MiB and less: the classic tile first (thirteenth session, one run,
+      // 100 repetitions, by name, % of copy, tiled / skew_tile): 500^2 92 / 60, 1000^2 125 / 72,
+      // 1024x1000 112 / 71, 999x1001 93 / 60, 1448^2 167 / 94, 2000^2 116 / 102 (copies of odd byte
+      // counts are slow at these sizes, hence ratios over 100); but 5000x5003 51 / 65 and 10007x9973
+      // 37 / 68. skew_tile's byte path (element-wise shared accesses, its extra rows and chunks) costs
+      // more than the vectors gain while the matrix is launch-bound. 2-byte matrices were within
+      // noise of each other (1000^2 188 / 171, 1000x1024 80 / 70, 1448^2 152 / 133) and keep skew_tile.
+      if (tiled_small_wins(pd))
+        c.push_back({"tiled", "small 1-byte matrix whose rows are not 16-byte aligned: classic 32x32 tile (H200 "
+                              "1000^2: 125% of an (odd-sized, slow) copy vs skew_tile 72%)"});
       if (s < 16 && short_side > 64)
         c.push_back({"skew_tile", "2-D transpose whose leading dimensions or pointers are not 16-byte aligned: "
                                   "tile edges staggered so the vectors stay aligned both ways (H200 10007x9973: "
