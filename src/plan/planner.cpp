@@ -518,8 +518,9 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // 1024x1000 112 / 71, 999x1001 93 / 60, 1448^2 167 / 94, 2000^2 116 / 102 (copies of odd byte
       // counts are slow at these sizes, hence ratios over 100); but 5000x5003 51 / 65 and 10007x9973
       // 37 / 68. skew_tile's byte path (element-wise shared accesses, its extra rows and chunks) costs
-      // more than the vectors gain while the matrix is launch-bound. 2-byte matrices were within
-      // noise of each other (1000^2 188 / 171, 1000x1024 80 / 70, 1448^2 152 / 133) and keep skew_tile.
+      // more than the vectors gain while the matrix is launch-bound. 2-byte matrices with unaligned
+      // rows (500^2 106 / 101, 999x1001 172 / 118) were already within 1.15x of the copy's time and
+      // keep skew_tile. Chosen by name; not yet measured under auto.
       if (tiled_small_wins(pd))
         c.push_back({"tiled", "small 1-byte matrix whose rows are not 16-byte aligned: classic 32x32 tile (H200 "
                               "1000^2: 125% of an (odd-sized, slow) copy vs skew_tile 72%)"});
