@@ -215,6 +215,18 @@ status check_vectors(const char* name, const problem_2d& p, int elem_bytes, bool
   return status::kSuccess;
 }
 
+// What both fast_tile models share: the variant, its kernel, its 1-D block and its tile.
+kernel_model fast_tile_frame(const fast_tile_geometry& g) {
+  kernel_model k;
+  k.variant = "fast_tile";
+  k.kernel_function = "fast_tile_kernel";
+  k.block_x = g.threads;
+  k.block_y = 1;
+  k.tile_rows = g.rows;
+  k.tile_cols = g.cols;
+  return k;
+}
+
 // fast_tile's 1-byte path (fast_tile_bytes in kernels/fast_tile.cuh): a column-major tile of words,
 // tw[128][32], word g of column c at tw[c][g ^ s(c)], s(c) = ((c / 16) mod 8) * 4. Thread (warp, lx,
 // ly), g = 4 warp + ly:
@@ -223,13 +235,7 @@ status check_vectors(const char* name, const problem_2d& p, int elem_bytes, bool
 // SASS (nvcc 13.0, sm_90): 16 STS and 4 LDS.128 per thread and tile.
 kernel_model fast_tile_bytes_model(const fast_tile_geometry& g) {
   const int words = g.rows / 4, nt = g.threads;
-  kernel_model k;
-  k.variant = "fast_tile";
-  k.kernel_function = "fast_tile_kernel";
-  k.block_x = nt;
-  k.block_y = 1;
-  k.tile_rows = g.rows;
-  k.tile_cols = g.cols;
+  kernel_model k = fast_tile_frame(g);
   k.array = {"tw", g.cols, words, 4, [words](int row, int col) -> std::int64_t {
                return (std::int64_t{row} * words + (col ^ (((row >> 4) & 7) << 2))) * 4;
              }};
@@ -264,13 +270,7 @@ status make_fast_tile(int, int, int elem_bytes, const problem_2d& shape, kernel_
   const int pair = elem_bytes == 2 ? 2 : 1;
   const int stores_per_vec = v / pair;
 
-  kernel_model k;
-  k.variant = "fast_tile";
-  k.kernel_function = "fast_tile_kernel";
-  k.block_x = nt;
-  k.block_y = 1;
-  k.tile_rows = g.rows;
-  k.tile_cols = g.cols;
+  kernel_model k = fast_tile_frame(g);
   k.array = {"tile", g.rows, g.cols + g.pad, elem_bytes, {}};
   k.instructions.push_back(
       {pair == 1 ? fmt::format("tile[row][col + k] = v[it].e[k]   (trip = it*{} + k)", v)
