@@ -8,24 +8,13 @@
 #   alltests: the whole test_gpu plus memcheck on the 16-byte store kernels, on GPU 1 in the background
 #   (an H200 pair), while the other modes run on GPU 0.
 set -u
-B=${BIN:-.devbin}
-export LD_LIBRARY_PATH=$PWD/$B:${LD_LIBRARY_PATH:-}
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-SECONDS=0
+source "$(dirname "$0")/device_common.sh"
 for mode in "$@"; do
   if [ "$mode" = bgtests ]; then  # the reg_batch tests and memcheck on GPU 1, in the background
     ( export CUDA_VISIBLE_DEVICES=1; OUT=$OUT "$0" tests > /dev/null 2>&1; echo "bg tests done at ${SECONDS}s" >> "$OUT/batch-tests.log" ) &
   fi
   if [ "$mode" = alltests ]; then
-    (
-      export CUDA_VISIBLE_DEVICES=1
-      timeout 420 $B/test_gpu 2>&1 | grep -E "^\[  (PASSED|FAILED)  \]|Failure|Which is|Expected|case|tests ran" | head -40
-      timeout 300 compute-sanitizer --tool memcheck $B/test_gpu \
-        --gtest_filter='*GpuVariant*reg_batch*:*GpuVariant*fast_tile*:*GpuVariant*skew_tile*:*GpuVariant*narrow*:*GpuVariant*reg_tile*' 2>&1 |
-        grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" | head -8
-      echo "all tests done at ${SECONDS}s"
-    ) > "$OUT/tests-all.log" 2>&1 &
+    device_alltests '*GpuVariant*reg_batch*:*GpuVariant*fast_tile*:*GpuVariant*skew_tile*:*GpuVariant*narrow*:*GpuVariant*reg_tile*'
   fi
 done
 export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}

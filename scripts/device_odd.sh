@@ -1,57 +1,25 @@
 #!/usr/bin/env bash
-# One device call for the odd-size and small-matrix targets of issue 4: skew_tile's tile order swept
-# over band heights (XPOSE_TUNE_SKEW_BAND, a scratch switch read by configure_skew_tile while the sweep
-# runs), small single matrices with many repetitions, narrow shapes under auto, and Nsight Compute on
-# skew_tile. Binaries built on the development machine in BIN (default .devbin: xpose, test_gpu,
-# libgomp.so.1).
-#   scripts/device_odd.sh [alltests] [band] [spread] [bytes] [halves] [profile] [verify] [small] [narrow] [ncu]
-#     env: BANDS, ODD_SHAPES, TYPES
-#   alltests: the whole test_gpu plus memcheck on skew_tile's tests, on GPU 1 in the background (an
-#   H200 pair), while the other modes run on GPU 0.
+# One device call for the odd-size and small-matrix targets of issue 4 (thirteenth session): fast_tile's
+# 1- or 2-byte path against an older build ($B/xpose_old), the bank model's fast_tile rows against
+# Nsight Compute and the SASS checks, the changed plans by name with the permutation suite, small single
+# matrices with 100 repetitions, narrow shapes under auto, and Nsight Compute on skew_tile. Binaries
+# built on the development machine in BIN (default .devbin: xpose, test_gpu, libgomp.so.1).
+#   scripts/device_odd.sh [alltests] [bytes] [halves] [profile] [verify] [small] [narrow] [ncu]
+#     env: PERM_CASES, SUITE_TYPES, BYTE_BATCHES
+#   alltests: the whole test_gpu plus memcheck on fast_tile's and skew_tile's tests, on GPU 1 in the
+#   background (an H200 pair), while the other modes run on GPU 0.
+# (The session's sweeps of skew_tile's tile order and of threads per tile used scratch switches in
+# configure.cpp, removed with their modes: docs/performance.md, "Thirteenth session", has the results.)
 set -u
-B=${BIN:-.devbin}
-export LD_LIBRARY_PATH=$PWD/$B:${LD_LIBRARY_PATH:-}
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-SECONDS=0
+source "$(dirname "$0")/device_common.sh"
 for mode in "$@"; do
   if [ "$mode" = alltests ]; then
-    (
-      export CUDA_VISIBLE_DEVICES=1
-      timeout 420 $B/test_gpu 2>&1 | grep -E "^\[  (PASSED|FAILED)  \]|Failure|Which is|Expected|case|tests ran" | head -40
-      timeout 300 compute-sanitizer --tool memcheck $B/test_gpu \
-        --gtest_filter='*GpuVariant*skew_tile*:*GpuVariant*fast_tile*:GpuRandom.*Align*:GpuRandom.TransposesSmall' 2>&1 |
-        grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" | head -8
-      echo "all tests done at ${SECONDS}s"
-    ) > "$OUT/tests-all.log" 2>&1 &
+    device_alltests '*GpuVariant*skew_tile*:*GpuVariant*fast_tile*:GpuRandom.*Align*:GpuRandom.TransposesSmall'
   fi
 done
 export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
 for mode in "$@"; do
   case $mode in
-    band)
-      for band in ${BANDS:-1 8 32 128 1000000}; do
-        XPOSE_TUNE_SKEW_BAND=$band timeout 300 $B/xpose bench --variants skew_tile \
-          --shapes "${ODD_SHAPES:-10007x9973,16383x16385,8191x8193}" --dtype "${TYPES:-i8,f16,f32,f64}" --reps 10 --warmup 2 \
-          --json "$OUT/band-$band.json" 2>&1 | grep -E '^\| [a-z]' | sed "s/^/band $band /" | tee -a "$OUT/band.log"
-      done
-      echo "band done at ${SECONDS}s" ;;
-    spread)
-      # fast_tile's and skew_tile's Spread forced through XPOSE_TUNE_SPREAD (scratch): their tests at
-      # spreads 2 and 4, then small and odd shapes at 1, 2, 4, two rounds interleaved.
-      for sp in 2 4; do  # on GPU 1 in the background
-        CUDA_VISIBLE_DEVICES=1 XPOSE_TUNE_SPREAD=$sp timeout 250 $B/test_gpu --gtest_filter='*GpuVariant*fast_tile*:*GpuVariant*skew_tile*:GpuRandom.*' 2>&1 |
-          grep -E "^\[  (PASSED|FAILED)  \]|Failure|Which is|Expected" | head -10 | sed "s/^/spread $sp /" >> "$OUT/spread-tests.log"
-      done &
-      for round in 1 2; do
-        for sp in 1 2 4; do
-          XPOSE_TUNE_SPREAD=$sp timeout 200 $B/xpose bench --variants auto --shapes "${SPREAD_SHAPES:-256x256,512x512,1000x1000,1024x1024,2048x1024,2048x2048,4096x4096}" \
-            --dtype i8,f16,f32,f64,c128 --reps 100 --warmup 10 --json "$OUT/spread-$sp-$round.json" > /dev/null 2>&1
-          XPOSE_TUNE_SPREAD=$sp timeout 200 $B/xpose bench --variants auto --shapes 10007x9973 \
-            --dtype i8,f16,f32,f64 --reps 10 --warmup 2 --json "$OUT/spread-odd-$sp-$round.json" > /dev/null 2>&1
-        done
-      done
-      echo "spread done at ${SECONDS}s" ;;
     bytes)
       # fast_tile's 1-byte path (words through a swizzled tile) against the binary before it
       # ($B/xpose_old), interleaved, by name and auto, 1-byte matrices and batches.

@@ -7,21 +7,9 @@
 #   alltests: the whole test_gpu plus memcheck on the tma_tile tests, on GPU 1 in the background
 #   (an H200 pair), while the other modes run on GPU 0. perf: issue 4's sweep (scripts/perf_sweep.sh).
 set -u
-B=${BIN:-.devbin}
-export LD_LIBRARY_PATH=$PWD/$B:${LD_LIBRARY_PATH:-}
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-SECONDS=0
+source "$(dirname "$0")/device_common.sh"
 for mode in "$@"; do
-  if [ "$mode" = alltests ]; then
-    (
-      export CUDA_VISIBLE_DEVICES=1
-      timeout 420 $B/test_gpu 2>&1 | grep -E "^\[  (PASSED|FAILED)  \]|Failure|Which is|Expected|case|tests ran" | head -40
-      timeout 200 compute-sanitizer --tool memcheck $B/test_gpu --gtest_filter='GpuRandom.TmaTile*:GpuVariant.*/tma_tile*' 2>&1 |
-        grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" | head -8
-      echo "all tests done at ${SECONDS}s"
-    ) > "$OUT/tests-all.log" 2>&1 &
-  fi
+  if [ "$mode" = alltests ]; then device_alltests 'GpuRandom.TmaTile*:GpuVariant.*/tma_tile*' 200; fi
 done
 export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
 for mode in "$@"; do
