@@ -515,8 +515,9 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
                                      "vs skew_tile 45.2%)"});
       // Single 1-byte matrices of 4 MiB and less: the classic tile first (thirteenth session, one run,
       // 100 repetitions, by name, % of copy, tiled / skew_tile): 500^2 92 / 60, 1000^2 125 / 72,
-      // 1024x1000 112 / 71, 999x1001 93 / 60, 1448^2 167 / 94, 2000^2 116 / 102 (copies of odd byte
-      // counts are slow at these sizes, hence ratios over 100); but 5000x5003 51 / 65 and 10007x9973
+      // 1024x1000 112 / 71, 999x1001 93 / 60, 1448^2 167 / 94 (copies of odd byte counts are slow at
+      // these sizes, hence ratios over 100; 2000^2, whole vectors, runs fast_tile: 148, against tiled
+      // 116 and skew_tile 102 by name); but 5000x5003 51 / 65 and 10007x9973
       // 37 / 68. skew_tile's byte path (element-wise shared accesses, its extra rows and chunks) costs
       // more than the vectors gain while the matrix is launch-bound. 2-byte matrices with unaligned
       // rows (500^2 106 / 101, 999x1001 172 / 118) were already within 1.15x of the copy's time and
