@@ -40,13 +40,6 @@ union vec16 {
   T e[16 / sizeof(T)];
 };
 
-// Down (the library's order): blockIdx.x walks down the input's tile rows (the grid is (rows, cols)
-// in tiles), so blocks launched together write neighbouring pieces of the same output rows; else
-// across its columns. H200 2026-11-30 (tools/tune/tma_sweep.cu --fast 1, % of copy, across / down,
-// 2/4/8/16-byte elements): 16384^2 88.1/92.6, 87.1/92.1, 90.0/94.1, 87.0/90.6; 10000^2 76.0/78.4,
-// 83.7/86.8, 87.1/93.5, 92.4/93.2; 16384x8192 87.2/91.2, 88.0/92.9, 89.0/96.4, 88.1/93.4; 8192x16384
-// 88.2/94.1, 88.5/93.6, 92.7/91.6, 89.6/93.6; 4096^2 within 3.3 either way; 1-byte elements within
-// 0.5 (docs/results/fast-orders-2026-11-30m.csv).
 // fast_tile_bytes: one 128 x 128 tile of 1-byte elements, 256 threads. Thread (warp, lx, ly) loads
 // the 16 columns lx*16 .. +15 of the 4 input rows 4g .. 4g + 3 (g = warp * 4 + ly; each load
 // instruction reads 4 rows x 128 B, as above), transposes those 4 x 16 bytes in registers into 16
@@ -112,6 +105,13 @@ __device__ __forceinline__ void fast_tile_bytes(const unsigned char* src, unsign
   __syncthreads();
 }
 
+// Down (the library's order): blockIdx.x walks down the input's tile rows (the grid is (rows, cols)
+// in tiles), so blocks launched together write neighbouring pieces of the same output rows; else
+// across its columns. H200 2026-11-30 (tools/tune/tma_sweep.cu --fast 1, % of copy, across / down,
+// 2/4/8/16-byte elements): 16384^2 88.1/92.6, 87.1/92.1, 90.0/94.1, 87.0/90.6; 10000^2 76.0/78.4,
+// 83.7/86.8, 87.1/93.5, 92.4/93.2; 16384x8192 87.2/91.2, 88.0/92.9, 89.0/96.4, 88.1/93.4; 8192x16384
+// 88.2/94.1, 88.5/93.6, 92.7/91.6, 89.6/93.6; 4096^2 within 3.3 either way; 1-byte elements within
+// 0.5 (docs/results/fast-orders-2026-11-30m.csv).
 template <class T, bool Down = true>
 __global__ void __launch_bounds__(fast_tile_shape<sizeof(T)>::kThreads)
     fast_tile_kernel(const T* __restrict__ in, T* __restrict__ out, matrix_view m) {

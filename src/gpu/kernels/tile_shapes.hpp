@@ -4,7 +4,8 @@
 // loads (kThreads = tile vectors / 4). First H200 run (2026-11-29, 16384^2, 256-thread 64x64 tiles
 // for 4-byte elements): 69% of copy with 3 resident blocks per SM (76 registers); smaller blocks
 // (64 threads, 32x32) let ~13 blocks per SM overlap their load and store phases.
-// Pads: see fast_tile.cuh (bank arithmetic).
+// Pads: see fast_tile.cuh (bank arithmetic); 1-byte tiles ignore theirs (they are stored as swizzled
+// words, fast_tile_bytes), and their 128 x 128 shape and 256 threads are what its lane map needs.
 #pragma once
 
 namespace xpose::detail::gpu {
