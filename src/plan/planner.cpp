@@ -245,13 +245,21 @@ bool reg_batch_narrow_wins(const plan_data& pd) {
   return l.g % nbr == 0 && std::int64_t{l.w} * 16 >= kMinInputPiece;
 }
 
-// Single 1-byte matrices of 4 MiB and less, a side over 64, where `tiled` goes ahead of skew_tile
-// (measurements in auto_candidates); permute_box does not go ahead of it there (box_beats).
+// Single matrices (a side over 64) up to a size per element size where `tiled` goes ahead of
+// skew_tile (measurements in auto_candidates); permute_box does not go ahead of it there (box_beats).
 bool tiled_small_wins(const plan_data& pd) {
-  constexpr std::int64_t kTiledSmallBytes = std::int64_t{4} << 20;
+  constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+  std::int64_t limit = 0;
+  switch (pd.prob.elem_bytes) {
+    case 1: limit = 12 * kMiB; break;   // 3500x3501 (11.7 MiB) won, 4096x4097 (16 MiB) lost
+    case 2: limit = 34 * kMiB; break;   // 4096x4097 (32 MiB) won, 5000x5003 (47.7 MiB) lost
+    case 4: limit = 34 * kMiB; break;   // 2896x2897 (32 MiB) won, 3500x3501 (46.7 MiB) lost
+    case 8: limit = 200 * kMiB; break;  // 5000x5003 (191 MiB) won, 8191x8193 (512 MiB) lost
+    default: return false;
+  }
   const auto& m = pd.mat;
-  return pd.has_matrix && pd.prob.elem_bytes == 1 && m.batch == 1 && std::min(m.rows, m.cols) > 64 &&
-         pd.prob.count() <= kTiledSmallBytes;
+  return pd.has_matrix && m.batch == 1 && std::min(m.rows, m.cols) > 64 &&
+         pd.prob.count() * pd.prob.elem_bytes <= limit;
 }
 
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
@@ -514,18 +522,27 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
         c.push_back({"permute_runs", "1- or 2-byte matrices filling under 3/4 of skew_tile's tiles: A x B transposes "
                                      "of runs with 16-byte chunks both ways (H200 f16 [78,78,144,150]: 65.9% of copy "
                                      "vs skew_tile 45.2%)"});
-      // Single 1-byte matrices of 4 MiB and less: the classic tile first (thirteenth session, one run,
-      // 100 repetitions, by name, % of copy, tiled / skew_tile): 500^2 92 / 60, 1000^2 125 / 72,
-      // 1024x1000 112 / 71, 999x1001 93 / 60, 1448^2 167 / 94 (copies of odd byte counts are slow at
-      // these sizes, hence ratios over 100; 2000^2, whole vectors, runs fast_tile: 148, against tiled
-      // 116 and skew_tile 102 by name); but 5000x5003 51 / 65 and 10007x9973
-      // 37 / 68. skew_tile's byte path (element-wise shared accesses, its extra rows and chunks) costs
-      // more than the vectors gain while the matrix is launch-bound. 2-byte matrices with unaligned
-      // rows (500^2 106 / 101, 999x1001 172 / 118) were already within 1.15x of the copy's time and
-      // keep skew_tile. Chosen by name; not yet measured under auto.
+      // Single matrices up to a size per element size (tiled_small_wins): the classic tile first.
+      // Fourteenth session (H200 2026-11-30, by name, % of copy, tiled / skew_tile, three runs of 100
+      // repetitions up to 4096x4097, two of 20 above; docs/results/odd-{small,mid}-2026-11-30r-*.json):
+      //   i8  500x501 94 / 47, 999x1001 91 / 53, 2048x2049 91 / 77, 2896x2897 72 / 64, 3500x3501
+      //       59 / 42; 4096x4097 46 / 52, 5000x5003 50 / 63, 10007x9973 36 / 68
+      //   f16 500x501 96 / 60, 1448x1449 113 / 85, 2048x2049 81 / 55, 4096x4097 75 / 65, 3500x3501
+      //       76 / 75; 5000x5003 76 / 87, 6000x6001 77 / 73, 8191x8193 50 / 73
+      //   f32 500x501 100 / 84, 2048x2049 93 / 68, 2896x2897 103 / 91; 3500x3501 87 / 91,
+      //       4096x4097 89 / 82, 6000x6001 90 / 85, 8191x8193 57 / 82
+      //   f64 500x501 135 / 107, 2048x2049 98 / 83, 4096x4097 93 / 89, 5000x5003 93 / 90, 6000x6001
+      //       90 / 88; 8191x8193 70 / 87, 10007x9973 69 / 87
+      // (copies of odd byte counts are slow at the small sizes, hence ratios over 100). The classic
+      // tile falls off between 6000 and 8191 rows for 2- to 8-byte elements (from 4096 for bytes);
+      // below that skew_tile's extra rows and chunks and element-wise shared accesses cost more than
+      // its vectors gain. The limits keep every measured case on its winning side but f16 6000x6001
+      // (+4 for tiled), f32 4096x4097-6000x6001 (+2 to +7, where 3500x3501 lost 4) and f64
+      // 6000x6001 (+2). The thirteenth session's rule (1-byte matrices to 4 MiB) measured under auto
+      // in this session: 500x500 94%, 999x1001 90%, 1000^2 89% of copy (1.06-1.12x its time).
       if (tiled_small_wins(pd))
-        c.push_back({"tiled", "small 1-byte matrix whose rows are not 16-byte aligned: classic 32x32 tile (H200 "
-                              "1000^2: 125% of an (odd-sized, slow) copy vs skew_tile 72%)"});
+        c.push_back({"tiled", "single matrix whose rows are not 16-byte aligned, small enough for the classic 32x32 "
+                              "tile (H200 2048x2049: 81-98% of copy vs skew_tile 55-84% for 1- to 8-byte elements)"});
       if (s < 16 && short_side > 64)
         c.push_back({"skew_tile", "2-D transpose whose leading dimensions or pointers are not 16-byte aligned: "
                                   "tile edges staggered so the vectors stay aligned both ways (H200 10007x9973: "

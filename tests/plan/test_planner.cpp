@@ -247,11 +247,18 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({64, 32, 1024, 128}, {0, 1, 3, 2}), 1), "fast_tile"},
       {with(pdesc({64, 32, 1024, 128}, {0, 1, 3, 2}), 2), "tma_tile"},
       {with(pdesc({10007, 9973}, {1, 0}), 1), "skew_tile"},
-      // ... small 1-byte ones (4 MiB and less) the classic tile; 2-byte ones keep skew_tile
+      // ... single ones up to 12 / 34 / 34 / 200 MiB (1 / 2 / 4 / 8 bytes) the classic tile
       {with(pdesc({1000, 1000}, {1, 0}), 1), "tiled"},
       {with(pdesc({1448, 1448}, {1, 0}), 1), "tiled"},
-      {with(pdesc({2048, 2049}, {1, 0}), 1), "skew_tile"},    // over 4 MiB
-      {with(pdesc({999, 1001}, {1, 0}), 2), "skew_tile"},
+      {with(pdesc({3500, 3501}, {1, 0}), 1), "tiled"},
+      {with(pdesc({4096, 4097}, {1, 0}), 1), "skew_tile"},    // over 12 MiB
+      {with(pdesc({999, 1001}, {1, 0}), 2), "tiled"},
+      {with(pdesc({4096, 4097}, {1, 0}), 2), "tiled"},
+      {with(pdesc({5000, 5003}, {1, 0}), 2), "skew_tile"},    // over 34 MiB
+      {with(pdesc({2896, 2897}, {1, 0}), 4), "tiled"},
+      {with(pdesc({3500, 3501}, {1, 0}), 4), "skew_tile"},
+      {with(pdesc({5000, 5003}, {1, 0}), 8), "tiled"},
+      {with(pdesc({6000, 6001}, {1, 0}), 8), "skew_tile"},    // over 200 MiB
       {with(pdesc({2000, 2000}, {1, 0}), 1), "fast_tile"},    // whole 16-byte rows
       {with(pdesc({10007, 9973}, {1, 0}), 4), "skew_tile"},
       {with(pdesc({10007, 9973}, {1, 0}), 8), "skew_tile"},
