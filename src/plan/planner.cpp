@@ -245,21 +245,35 @@ bool reg_batch_narrow_wins(const plan_data& pd) {
   return l.g % nbr == 0 && std::int64_t{l.w} * 16 >= kMinInputPiece;
 }
 
-// Single matrices (a side over 64) up to a size per element size where `tiled` goes ahead of
-// skew_tile (measurements in auto_candidates); permute_box does not go ahead of it there (box_beats).
+// Single matrices (a side over 64) up to a size per element size where `tiled` goes ahead of the
+// vector kernel auto would otherwise run: fast_tile where rows are whole 16-byte vectors, skew_tile
+// where they are not (measurements in auto_candidates); permute_box does not go ahead of it there
+// (box_beats).
 bool tiled_small_wins(const plan_data& pd) {
-  constexpr std::int64_t kMiB = std::int64_t{1} << 20;
-  std::int64_t limit = 0;
-  switch (pd.prob.elem_bytes) {
-    case 1: limit = 12 * kMiB; break;   // 3500x3501 (11.7 MiB) won, 4096x4097 (16 MiB) lost
-    case 2: limit = 34 * kMiB; break;   // 4096x4097 (32 MiB) won, 5000x5003 (47.7 MiB) lost
-    case 4: limit = 34 * kMiB; break;   // 2896x2897 (32 MiB) won, 3500x3501 (46.7 MiB) lost
-    case 8: limit = 200 * kMiB; break;  // 5000x5003 (191 MiB) won, 8191x8193 (512 MiB) lost
-    default: return false;
-  }
+  constexpr std::int64_t kKiB = 1024, kMiB = kKiB * kKiB;
   const auto& m = pd.mat;
-  return pd.has_matrix && m.batch == 1 && std::min(m.rows, m.cols) > 64 &&
-         pd.prob.count() * pd.prob.elem_bytes <= limit;
+  const int s = pd.prob.elem_bytes, v = 16 / s;
+  if (!pd.has_matrix || m.batch != 1 || std::min(m.rows, m.cols) <= 64) return false;
+  const bool whole_vectors = m.ld_in % v == 0 && m.ld_out % v == 0;
+  std::int64_t limit = 0;
+  if (whole_vectors) {  // against fast_tile: the largest size measured on tiled's side
+    switch (s) {
+      case 1: limit = 256 * kKiB; break;  // 512^2 won, 1024^2 lost
+      case 2: limit = 512 * kKiB; break;  // 512^2 won, 1024^2 a tie, 2048x1024 lost
+      case 4: limit = 16 * kMiB; break;   // 2048^2 won (larger not measured)
+      case 8: limit = 32 * kMiB; break;   // 2048^2 won (larger not measured)
+      default: limit = 64 * kMiB; break;  // 2048^2 won (larger not measured)
+    }
+  } else {  // against skew_tile
+    switch (s) {
+      case 1: limit = 12 * kMiB; break;   // 3500x3501 (11.7 MiB) won, 4096x4097 (16 MiB) lost
+      case 2: limit = 34 * kMiB; break;   // 4096x4097 (32 MiB) won, 5000x5003 (47.7 MiB) lost
+      case 4: limit = 34 * kMiB; break;   // 2896x2897 (32 MiB) won, 3500x3501 (46.7 MiB) lost
+      case 8: limit = 200 * kMiB; break;  // 5000x5003 (191 MiB) won, 8191x8193 (512 MiB) lost
+      default: return false;              // 16-byte elements are whole vectors
+    }
+  }
+  return pd.prob.count() * s <= limit;
 }
 
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
@@ -502,6 +516,23 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // its word path (fast_tile_bytes), by name, H200 2026-11-30, fast_tile / reg_tile: 4096^2 91.4 /
       // 77.3, 16000^2 93.4 / 88.2, 16384^2 93.4 / 90.5; 1024^2 87.4 against 73.8 before. So every
       // size goes to fast_tile (tma_tile above 128 MiB, before it).
+      // Small single matrices of whole vectors: the classic tile first (fourteenth session, H200
+      // 2026-11-30, by name, three runs of 100 repetitions, the transpose's time over the copy's,
+      // tiled / fast_tile; docs/results/small-aligned-2026-11-30r-*.json):
+      //   i8   256^2 1.03 / 1.15, 512^2 1.04 / 1.12; 1024^2 1.18 / 1.13, 2048^2 1.44 / 1.06
+      //   f16  256^2 1.03 / 1.14, 512^2 1.03 / 1.12; 1024^2 1.15 / 1.17, 2048x1024 1.15 / 1.12,
+      //        2048^2 1.22 / 1.18
+      //   f32  256^2 1.01 / 1.11, 1024^2 1.03 / 1.08, 2048x1024 1.04 / 1.14, 2048^2 1.06 / 1.13
+      //   f64  256^2 0.99 / 1.08, 1024^2 1.04 / 1.09, 2048^2 0.98 / 1.03
+      //   c128 256^2 1.06 / 1.18, 1024^2 1.06 / 1.14, 2048^2 1.04 / 1.08
+      // Launch-bound sizes, where the classic tile has more threads per tile (256, where fast_tile
+      // runs 64 or 128 for 4- and 8-byte elements) or more tiles (32 x 32, where fast_tile's are 128
+      // x 128 or 64 x 64 for 1- and 2-byte ones: 64 blocks for 1024^2 i8). That does not explain
+      // c128, where both run 256 threads on 32 x 32 tiles; not investigated. Sizes past the limits in
+      // tiled_small_wins were not measured against tiled (4096^2 f32 fast_tile: 96.6% of copy).
+      if (tiled_small_wins(pd))
+        c.push_back({"tiled", "small matrix of whole 16-byte rows, launch-bound: classic 32x32 tile, 256 threads "
+                              "(H200 1024^2 f32: 1.03x the copy's time vs fast_tile 1.08x)"});
       c.push_back({"fast_tile", "2-D transpose: 16-byte vectors both ways through a shared tile (H200, by name: "
                                 "91-98% of copy at 4096^2-16384^2 for every element size)"});
       // Where 16-byte vectors are ruled out: a short side (a 32x32 tile would be mostly empty:

@@ -246,6 +246,16 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       // ... unless the matrices fill less than 3/4 of tma_tile's tiles (1024 x 128 bytes in 128 x 256)
       {with(pdesc({64, 32, 1024, 128}, {0, 1, 3, 2}), 1), "fast_tile"},
       {with(pdesc({64, 32, 1024, 128}, {0, 1, 3, 2}), 2), "tma_tile"},
+      // small single matrices of whole vectors: the classic tile up to 256 KiB / 512 KiB / 16 / 32 /
+      // 64 MiB (1 / 2 / 4 / 8 / 16 bytes)
+      {with(pdesc({512, 512}, {1, 0}), 1), "tiled"},
+      {with(pdesc({1024, 1024}, {1, 0}), 1), "fast_tile"},
+      {with(pdesc({512, 512}, {1, 0}), 2), "tiled"},
+      {with(pdesc({1024, 1024}, {1, 0}), 2), "fast_tile"},
+      {with(pdesc({2048, 2048}, {1, 0}), 4), "tiled"},
+      {with(pdesc({2048, 2048}, {1, 0}), 8), "tiled"},
+      {with(pdesc({2048, 2048}, {1, 0}), 16), "tiled"},
+      {with(pdesc({2048, 4096}, {1, 0}), 16), "fast_tile"},  // 128 MiB
       {with(pdesc({10007, 9973}, {1, 0}), 1), "skew_tile"},
       // ... single ones up to 12 / 34 / 34 / 200 MiB (1 / 2 / 4 / 8 bytes) the classic tile
       {with(pdesc({1000, 1000}, {1, 0}), 1), "tiled"},
