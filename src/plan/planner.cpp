@@ -438,6 +438,18 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       //   against 90.5 (warps over whole output rows, input pieces of 128 B and more: taken), but f16
       //   48 x 1e7 49.1 against 88.2 (80-byte input pieces) and f64 58.8 / 60.7 against 80.4 / 83.4
       //   (a warp over 4 of 24 or 16 block rows): not taken (reg_batch_narrow_wins).
+      // Single narrow 8-byte matrices with a side of 32 or 48 (fourteenth session, H200 2026-11-30,
+      // every variant by name, one run, % of copy; docs/results/narrow-all-2026-11-30r.json):
+      // fast_tile / auto's kernel before: 32 x 2e7 93.0 / narrow 83.4 (tiled 97.4), 48 x 1e7 92.3 /
+      // narrow 79.8, 2e7 x 32 93.2 / reg_batch 85.5, 1e7 x 48 88.0 / reg_batch 87.8. Its 32 x 32
+      // tiles are whole or 3/4 full there. Sides of 40 (5/8 full), 56 and 64 and long sides under
+      // 10^7 were not measured, nor 4- and 16-byte elements; 1- and 2-byte ones lost (i8 25-45, f16
+      // 66-85 against 84-95).
+      constexpr std::int64_t kNarrowFastMinBytes = std::int64_t{256} << 20;
+      if (s == 8 && m.batch == 1 && short_side >= 32 && short_side <= 48 && short_side % 16 == 0 &&
+          pd.prob.count() * s >= kNarrowFastMinBytes)
+        c.push_back({"fast_tile", "narrow 8-byte matrix with a side of 32 or 48: 16-byte vectors through 32 x 32 "
+                                  "tiles, whole or 3/4 full (H200 48 x 1e7 f64: 92.3% of copy vs narrow 79.8%)"});
       if (reg_batch_narrow_wins(pd))
         c.push_back({"reg_batch", "narrow matrix of whole 16-byte blocks (1, 2, 8 B): one block per thread, warps over "
                                   "whole rows (H200 1e7 x 48 i8: 88.6% of copy vs packed 70.5%)"});

@@ -282,16 +282,20 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({40000000, 3}, {1, 0}), 1), "permute_packed"},
       {with(pdesc({3, 40000000}, {1, 0}), 8), "permute_packed"},
       {with(pdesc({3, 40000001}, {1, 0}), 16), "permute_packed"},
-      {with(pdesc({48, 10000000}, {1, 0}), 8), "narrow"},
+      {with(pdesc({64, 10000000}, {1, 0}), 8), "narrow"},
       {with(pdesc({10000000, 48}, {1, 0}), 16), "narrow"},
+      // ... but 8-byte ones with a side of 32 or 48: fast_tile (its 32 x 32 tiles whole or 3/4 full)
+      {with(pdesc({48, 10000000}, {1, 0}), 8), "fast_tile"},
+      {with(pdesc({32, 20000000}, {1, 0}), 8), "fast_tile"},
+      {with(pdesc({20000000, 32}, {1, 0}), 8), "fast_tile"},
+      {with(pdesc({16, 20000000}, {1, 0}), 8), "narrow"},
       // single narrow matrices of whole blocks, 1, 2 and 8 B: reg_batch with short input rows, and with
       // short columns where a warp covers whole output rows from 128-byte input pieces
       {with(pdesc({10000000, 48}, {1, 0}), 1), "reg_batch"},
-      {with(pdesc({10000000, 48}, {1, 0}), 8), "reg_batch"},
+      {with(pdesc({10000000, 64}, {1, 0}), 8), "reg_batch"},
       {with(pdesc({48, 10000000}, {1, 0}), 1), "reg_batch"},
       {with(pdesc({32, 20000000}, {1, 0}), 2), "reg_batch"},
       {with(pdesc({48, 10000000}, {1, 0}), 2), "permute_packed"},  // 80-byte input pieces
-      {with(pdesc({32, 20000000}, {1, 0}), 8), "narrow"},          // a warp over 4 of 16 block rows
       {with(pdesc({10000000, 48}, {1, 0}), 4), "permute_packed"},  // 4 bytes: not measured
       {with(pdesc({16, 10000000}, {1, 0}), 1), "permute_packed"},  // 16-byte output rows
       // odd narrow 8-byte matrices keep the classic tile (narrow's shifted rows lost there)
