@@ -117,11 +117,16 @@ TEST(Cli, PlanPrintsOneLine) {
   expect_one_line_error({"plan", "--shape", "10x10", "--device", "cpu", "--variant", "warp"}, "warp");
 #ifdef XPOSE_HAS_CUDA  // a build without the GPU backend has no GPU variants to plan
   // GPU plans work without a GPU too (for an H200 description, said on stderr): the choice of a
-  // narrow f64 shape is the narrow kernel, of large matrices tma_tile (with its tiles in the
-  // summary), of 4096^2 f16 and 1-byte ones fast_tile.
-  r = run_cli({"plan", "--shape", "48x10000000", "--dtype", "f64"});
+  // narrow f64 shape with a side of 16 is the narrow kernel (of 48, fast_tile), of large matrices
+  // tma_tile (with its tiles in the summary), of 4096^2 f16 and 1-byte ones fast_tile, of small ones
+  // the classic tile.
+  r = run_cli({"plan", "--shape", "16x20000000", "--dtype", "f64"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("narrow on gpu", 0), 0u) << r.out;
+  r = run_cli({"plan", "--shape", "48x10000000", "--dtype", "f64"});
+  EXPECT_EQ(r.out.rfind("fast_tile on gpu", 0), 0u) << r.out;
+  r = run_cli({"plan", "--shape", "512x512", "--dtype", "f32"});
+  EXPECT_EQ(r.out.rfind("tiled on gpu", 0), 0u) << r.out;
   r = run_cli({"plan", "--shape", "16384x16384", "--dtype", "f32"});
   EXPECT_EQ(r.out.rfind("tma_tile on gpu", 0), 0u) << r.out;
   EXPECT_NE(r.out.find("tiles of 64x64 elements"), std::string::npos) << r.out;
