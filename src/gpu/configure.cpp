@@ -87,8 +87,27 @@ status configure_tiled(plan_data& pd, std::string* why) {
     return fail(status::kInvalidBlock, why,
                 fmt::format("tiled needs a block of 32xH with H in 1, 2, 4, 8, 16, 32 (got {}x{})",
                             pd.launch.block_x, h));
-  pd.launch.grid_x = ceil_div(pd.mat.cols, kTile);
-  pd.launch.grid_y = ceil_div(pd.mat.rows, kTile);
+  pd.launch.grid_x = ceil_div(pd.mat.rows, kTile);  // down the tile rows first (kernels/tiled.cuh)
+  pd.launch.grid_y = ceil_div(pd.mat.cols, kTile);
+  pd.launch.grid_z = pd.mat.batch;
+  return status::kSuccess;
+}
+
+// tiled_skew: the classic tile's 32 x H block, output rows staggered to 32-byte sectors (kernels/
+// tiled_skew.cuh): one tile row more than the classic tile, 2- to 16-byte elements.
+status configure_tiled_skew(plan_data& pd, std::string* why) {
+  constexpr int kTile = 32;  // kTiledSkewTile in kernels/tiled_skew.cuh
+  const int s = pd.prob.elem_bytes, h = pd.launch.block_y;
+  if (s == 1)
+    return fail(status::kVariantNotApplicable, why,
+                "tiled_skew staggers its rows by up to 31 one-byte elements, a tile of 63 input rows for 32 "
+                "(name skew_tile or tiled for 1-byte elements)");
+  if (pd.launch.block_x != kTile || (h != 4 && h != 8 && h != 16))
+    return fail(status::kInvalidBlock, why,
+                fmt::format("tiled_skew needs a block of 32xH with H in 4, 8, 16 (got {}x{})", pd.launch.block_x, h));
+  const int u = 32 / s;  // elements per 32-byte sector: the most a row is staggered by, plus one
+  pd.launch.grid_x = ceil_div(pd.mat.rows + u - 1, kTile);  // down the tile rows first, one band more
+  pd.launch.grid_y = ceil_div(pd.mat.cols, kTile);
   pd.launch.grid_z = pd.mat.batch;
   return status::kSuccess;
 }
@@ -203,8 +222,10 @@ status configure_reg_batch(plan_data& pd, std::string* why) {
 template <int S>
 void skew_tile_grid(plan_data& pd) {
   constexpr int u = 32 / S;  // elements per 32-byte sector: the output's stagger
-  pd.launch.grid_x = ceil_div(pd.mat.cols, skew_tile_shape<S>::kCols);
-  pd.launch.grid_y = ceil_div(pd.mat.rows + u - 1, skew_tile_shape<S>::kRows);  // staggered: one band more
+  const std::int64_t across = ceil_div(pd.mat.cols, skew_tile_shape<S>::kCols);
+  const std::int64_t down = ceil_div(pd.mat.rows + u - 1, skew_tile_shape<S>::kRows);  // staggered: one band more
+  pd.launch.grid_x = skew_tile_shape<S>::kDown ? down : across;  // the kernel's order (kDown)
+  pd.launch.grid_y = skew_tile_shape<S>::kDown ? across : down;
   pd.launch.block_x = skew_tile_shape<S>::kThreads;
 }
 

@@ -1,4 +1,5 @@
-// Launches of the seeds' kernels and the classic tile (their launch shapes: configure.cpp).
+// Launches of the seeds' kernels, the classic tile and its staggered form tiled_skew (their launch
+// shapes: configure.cpp).
 //
 // Each variant has two kernels: the seeds' own form (seed_form.cuh: int indices, one tile per
 // block), run when the problem is one the seeds' code can launch (seed_form_fits), and the looped
@@ -9,6 +10,7 @@
 #include "gpu/kernels/seed_form.cuh"
 #include "gpu/kernels/smem_seed.cuh"
 #include "gpu/kernels/tiled.cuh"
+#include "gpu/kernels/tiled_skew.cuh"
 #include "gpu/variants.hpp"
 
 namespace xpose::detail::gpu {
@@ -94,6 +96,21 @@ status run_tiled(const plan_data& pd, const void* in, void* out, CUstream_st* s,
       case 32: return launch<T>(pd, tiled_seed<32, T>, tiled_kernel<32, T>, in, out, s, why);
     }
     return status::kInvalidBlock;  // configure_tiled admits 1, 2, 4, 8, 16, 32 only
+  });
+}
+
+status run_tiled_skew(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
+    if constexpr (sizeof(T) == 1) {
+      return status::kVariantNotApplicable;  // configure_tiled_skew refuses it
+    } else {
+      switch (pd.launch.block_y) {  // the grid is (tile rows, tile columns), as the looped kernel's loops
+        case 4: return launch<T>(pd, tiled_skew_seed<4, T>, tiled_skew_kernel<4, T>, in, out, s, why);
+        case 8: return launch<T>(pd, tiled_skew_seed<8, T>, tiled_skew_kernel<8, T>, in, out, s, why);
+        case 16: return launch<T>(pd, tiled_skew_seed<16, T>, tiled_skew_kernel<16, T>, in, out, s, why);
+      }
+      return status::kInvalidBlock;  // configure_tiled_skew admits 4, 8, 16 only
+    }
   });
 }
 

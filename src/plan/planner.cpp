@@ -29,6 +29,7 @@ struct candidate {
   // Run only on pointers aligned to 16 bytes (the vector plan of permute_packed), leaving other
   // pointers to the next candidate instead of the kernel's own element-wise plan.
   bool vector_pointers_only = false;
+  int block_y = 0;  // the classic tile's block height where a rule sets it (0: the variant's default)
 };
 
 // The `auto` choice: candidates in order of preference. The planner takes the first whose
@@ -268,12 +269,62 @@ bool tiled_small_wins(const plan_data& pd) {
     switch (s) {
       case 1: limit = 12 * kMiB; break;   // 3500x3501 (11.7 MiB) won, 4096x4097 (16 MiB) lost
       case 2: limit = 34 * kMiB; break;   // 4096x4097 (32 MiB) won, 5000x5003 (47.7 MiB) lost
-      case 4: limit = 34 * kMiB; break;   // 2896x2897 (32 MiB) won, 3500x3501 (46.7 MiB) lost
+      case 4: limit = 48 * kMiB; break;   // 3500x3501 (46.7 MiB) won since the Down order (lost before)
       case 8: limit = 200 * kMiB; break;  // 5000x5003 (191 MiB) won, 8191x8193 (512 MiB) lost
       default: return false;              // 16-byte elements are whole vectors
     }
   }
   return pd.prob.count() * s <= limit;
+}
+
+// Single 4- and 8-byte matrices whose input rows are not whole 16-byte vectors (so no fast_tile or
+// tma_tile) but whose output rows are whole 32-byte sectors (rows a multiple of 8 or 4 elements):
+// the classic tile, in its Down order, writes whole sectors as they are, and skew_tile's staggered
+// tiles (extra rows and chunks read for an alignment the output already has) lose to it at every
+// size measured. H200 2026-11-30 (fifteenth session, by name, two runs, % of copy, tiled 32x4 /
+// tiled 32x8 / skew_tile; docs/results/aligned-*-2026-11-30s.json):
+//   f32 5000x5003 96.9 / 96.8 / 93.1, 6000x6001 94.7 / 94.1 / 87.5, 8192x8193 90.1 / 89.4 / 83.5,
+//       10000x10007 89.8 / 88.0 / 86.8, 12000x12007 89.7 / 86.8 / 86.2, 16384x16383 87.1 / 84.1 /
+//       83.8, 20000x20001 84.5 / 81.9 / 80.7 (2048x2049, 16 MiB, launch-bound: 90.2 / 94.4 / 66.5,
+//       where tiled_small_wins keeps 32x8)
+//   f64 5000x5003 94.3 / 95.7 / 94.0, 6000x6001 93.1 / 94.7 / 92.6, 8192x8193 92.1 / 93.1 / 91.3,
+//       10000x10007 92.0 / 93.0 / 91.0, 12000x12007 92.0 / 92.3 / 90.0, 16384x16383 90.5 / 90.9 /
+//       89.3, 20000x20001 89.4 / 89.7 / 88.5
+// The block height per element size is the better of the two. Odd output rows go the other way
+// (16383x16384 f32: tiled 67.2, skew_tile 82.7; tools/tune/tma_sweep.cu --tiled 1). 1- and 2-byte
+// elements were mixed (f16 8192x8193 tiled 79 vs skew_tile 73, 10000x10007 78 vs 87) and keep the
+// size limits of tiled_small_wins.
+int tiled_sector_rows_height(const plan_data& pd) {
+  const auto& m = pd.mat;
+  const int s = pd.prob.elem_bytes;
+  if (!pd.has_matrix || (s != 4 && s != 8) || m.batch != 1 || std::min(m.rows, m.cols) <= 64) return 0;
+  const int v = 16 / s, u = 32 / s;
+  if (m.ld_in % v == 0 || m.ld_out % u != 0) return 0;
+  return s == 4 ? 4 : 8;
+}
+
+// Single dense 4- and 8-byte matrices whose output rows are not whole 32-byte sectors (an odd number
+// of rows): tiled_skew, the classic tile with its output rows staggered to sectors, ahead of
+// skew_tile, in its one-tile-per-block form (tiled_skew_seed: fewer than 2^31 elements, the tile
+// columns within a grid's y). H200 2026-11-30 (fifteenth session, by name, one run, % of copy,
+// tiled_skew 32x4 / 32x8 / skew_tile / tiled; docs/results/skewed-*-2026-11-30s.json):
+//   f32 8191x8193 91.9 / 89.4 / 83.4 / 66.8, 10007x9973 90.0 / 87.5 / 82.5 / 65.2, 10007x10000 91.0 /
+//       88.0 / 86.8 / 66.2, 16383x16384 91.9 / 87.7 / 79.4 / 65.6, 16383x16385 86.8 / 83.2 / 81.9 / 62.8
+//   f64 8191x8193 91.8 / 93.4 / 92.3 / 84.8, 10007x9973 91.2 / 92.4 / 91.5 / 85.3, 10007x10000 93.2 /
+//       94.5 / 90.1 / 85.4, 16383x16384 89.8 / 92.0 / 86.8 / 84.9, 16383x16385 88.9 / 90.3 / 90.4 / 83.1
+// (3500x3501, launch-bound, stays with tiled_small_wins: f32 101.6 / 102.6 / 92.0 / 98.8, f64 97.2 /
+// 99.2 / 95.7 / 101.0). f16 lost to skew_tile (61-74 against 72-87: a tile of 47 input rows for
+// 32), c128 gained under 1 over tiled (92.4-97.8 against 91.8-97.9 in another run) and keeps it.
+// Its 64-bit looped form ran 2-3x slower (f32 50-58) and is left to skew_tile's cases.
+int tiled_skew_height(const plan_data& pd) {
+  const auto& m = pd.mat;
+  const int s = pd.prob.elem_bytes;
+  if (!pd.has_matrix || (s != 4 && s != 8) || m.batch != 1 || std::min(m.rows, m.cols) <= 64) return 0;
+  constexpr std::int64_t kIntMax = 0x7fffffff, kMaxGridY = 65535;
+  const bool seed_form = m.ld_in == m.cols && m.ld_out == m.rows && m.rows * m.cols <= kIntMax &&
+                         (m.cols + 31) / 32 <= kMaxGridY;
+  if (!seed_form || m.ld_out % (32 / s) == 0) return 0;  // whole sectors: tiled_sector_rows_height
+  return s == 4 ? 4 : 8;
 }
 
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
@@ -419,6 +470,23 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       int tma_tr = 0, tma_tc = 0;
       gpu::tma_tile_dims(s, &tma_tr, &tma_tc);
       const double tma_fill = tile_fill(m, tma_tr, tma_tc);
+      // Single 16-byte matrices over 64 MiB (smaller ones: tiled_small_wins, below): the classic tile
+      // with 32 x 16 threads, walked down its tile rows (kernels/tiled.cuh), ahead of tma_tile and
+      // fast_tile. H200 2026-11-30 (fifteenth session, by name, two runs each, % of copy, tiled 32x16
+      // / 32x8 / tma_tile / fast_tile / cuBLAS zgeam; docs/results/c128-*-2026-11-30s.json):
+      //   4096^2 97.9 / 97.1 / 95.6 / 94.3 / 97.5, 6000x6001 95.8 / 95.4 / 95.7 / 90.5 / 95.3, 6000x12000
+      //   96.3 / 95.8 / 95.3 / 93.1 / 96.2, 8191x8193 92.7 / 91.8 / 89.6 / 87.8 / 91.9, 8192^2 92.1 /
+      //   91.4 / 90.8 / 91.2 / 91.3, 10000^2 97.4 / 97.0 / 94.7 / 93.8 / 97.5, 10007x9973 93.1 / 92.5 /
+      //   87.8 / 88.0 / 92.9, 12000^2 96.2 / 95.8 / 93.7 / 93.6 / 96.7, 16383x16385 91.8 / 90.8 / 86.4 /
+      //   87.3 / 91.4, 16384^2 95.6 / 95.3 / 89.2 / 92.7 / 95.3.
+      // One element is one 16-byte vector, so the classic tile already moves whole vectors both ways;
+      // walked across (its old order) it ran 81-94. Batches and 64-256 MiB were not measured.
+      constexpr std::int64_t kTiled16MinBytes = std::int64_t{64} << 20;
+      if (s == 16 && m.batch == 1 && short_side > 64 && pd.prob.count() * s > kTiled16MinBytes)
+        c.push_back({"tiled",
+                     "single 16-byte matrix over 64 MiB: classic 32x32 tile, 32 x 16 threads, walked down its tile "
+                     "rows (H200 10007x9973 c128: 93.1% of copy vs tma_tile 87.8, cuBLAS 92.9)",
+                     false, 16});
       if (m.batch_rank <= 1 && short_side > 64 && pd.prob.count() * s >= kTmaMinBytes && tma_fill >= 0.75)
         c.push_back({"tma_tile", "large 2-D transpose (64 MiB and more for 1- and 2-byte elements, 192 MiB for wider "
                                  "ones): bulk tensor copies through swizzled tiles, tiles claimed in order (H200 "
@@ -583,9 +651,25 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // (+4 for tiled), f32 4096x4097-6000x6001 (+2 to +7, where 3500x3501 lost 4) and f64
       // 6000x6001 (+2). The thirteenth session's rule (1-byte matrices to 4 MiB) measured under auto
       // in this session: 500x500 94%, 999x1001 90%, 1000^2 89% of copy (1.06-1.12x its time).
+      // Fifteenth session, the classic tile walked down its tile rows (kernels/tiled.cuh), same shapes
+      // and runs (docs/results/small-odd-2026-11-30s-*.json): every case kept its side but f32
+      // 3500x3501, now 97.4-98.1 / 91.5-92.3 (the f32 limit moved past it); 4- and 8-byte matrices
+      // whose output rows are whole sectors go to tiled at any size (tiled_sector_rows_height).
       if (tiled_small_wins(pd))
         c.push_back({"tiled", "single matrix whose rows are not 16-byte aligned, small enough for the classic 32x32 "
                               "tile (H200 2048x2049: 81-98% of copy vs skew_tile 55-84% for 1- to 8-byte elements)"});
+      if (const int h = tiled_sector_rows_height(pd); h > 0)
+        c.push_back({"tiled",
+                     "4- or 8-byte matrix, odd input rows, output rows of whole 32-byte sectors: classic 32x32 tile "
+                     "walked down its tile rows (H200 10000x10007 f32 / f64: 89.8 / 93.0% of copy vs skew_tile 86.8 / "
+                     "91.0)",
+                     false, h});
+      if (const int h = tiled_skew_height(pd); h > 0)
+        c.push_back({"tiled_skew",
+                     "4- or 8-byte matrix whose output rows are not whole 32-byte sectors: classic 32x32 tile with its "
+                     "output rows staggered to sectors (H200 16383x16384 f32 / f64: 91.9 / 92.0% of copy vs skew_tile "
+                     "79.4 / 86.8)",
+                     false, h});
       if (s < 16 && short_side > 64)
         c.push_back({"skew_tile", "2-D transpose whose leading dimensions or pointers are not 16-byte aligned: "
                                   "tile edges staggered so the vectors stay aligned both ways (H200 10007x9973: "
@@ -656,7 +740,7 @@ status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_ma
       trial->variant = cv;
       trial->reason = c.reason;
       trial->launch.block_x = cv->default_block_x;
-      trial->launch.block_y = cv->default_block_y;
+      trial->launch.block_y = c.block_y > 0 ? c.block_y : cv->default_block_y;
       trial->align_bytes = natural;
       return cv->configure(*trial, nullptr) == status::kSuccess;
     };

@@ -130,6 +130,13 @@ TEST(GpuRandom, SkewTileAnyAlignment) {
   any_alignment_transposes("skew_tile", false, 20261130);
 }
 
+// tiled_skew staggers its output rows by the output pointer's and rows' misalignment to 32-byte
+// sectors: every offset and odd leading dimension moves the stagger (1-byte cases: refused).
+TEST(GpuRandom, TiledSkewAnyAlignment) {
+  XPOSE_REQUIRE_GPU();
+  any_alignment_transposes("tiled_skew", true, 20261202);
+}
+
 TEST(GpuRandom, PermuteRunsAnyAlignment) {
   XPOSE_REQUIRE_GPU();
   any_alignment_transposes("permute_runs", true, 20261201);

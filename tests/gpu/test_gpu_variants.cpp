@@ -59,6 +59,8 @@ void check_transpose(const std::string& variant, const xpose::transpose_desc& d,
   // skew_tile refuses 16-byte elements (one element is a whole vector: fast_tile's case).
   const bool refused = (variant == "narrow" && ps == status::kVariantNotApplicable) ||
                        (variant == "skew_tile" && d.elem_bytes == 16 && ps == status::kVariantNotApplicable) ||
+                       // tiled_skew refuses 1-byte elements (a stagger of up to 31 rows)
+                       (variant == "tiled_skew" && d.elem_bytes == 1 && ps == status::kVariantNotApplicable) ||
                        // tma_tile refuses output rows that are not whole 16-byte units (configure_tma_tile)
                        (variant == "tma_tile" && (d.rows * d.elem_bytes) % 16 && ps == status::kVariantNotApplicable) ||
                        // reg_batch refuses sides that are not whole 16-byte blocks (configure_reg_batch)
@@ -138,7 +140,8 @@ TEST(GpuVariantBlocks, NonDefaultBlocks) {
   struct cfg { const char* v; int bx, by; };
   const cfg cfgs[] = {{"naive_row_read", 32, 16}, {"naive_col_read", 32, 16}, {"naive_row_read", 7, 9},
                       {"naive_col_read", 1024, 1}, {"smem_v1", 8, 8}, {"smem_v2", 32, 32},
-                      {"smem_v3", 8, 8}, {"smem_v3", 32, 32}, {"tiled", 32, 4}, {"tiled", 32, 32}, {"tiled", 32, 1}};
+                      {"smem_v3", 8, 8}, {"smem_v3", 32, 32}, {"tiled", 32, 4}, {"tiled", 32, 32}, {"tiled", 32, 1},
+                      {"tiled", 32, 16}, {"tiled_skew", 32, 4}, {"tiled_skew", 32, 16}};
   std::uint64_t seed = 200;
   for (const auto& c : cfgs)
     for (int eb : {1, 4, 16}) check_transpose(c.v, {.rows = 301, .cols = 203, .elem_bytes = eb}, ++seed, 0xA5, c.bx, c.by);

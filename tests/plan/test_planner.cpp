@@ -230,15 +230,16 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({40000, 64}, {1, 0}), 1), "permute_packed"},
       {with(pdesc({64, 64, 128, 128}, {0, 2, 3, 1}), 2), "permute_packed"},
       // matrices of 64 MiB and more (1-byte: 128 MiB): tma_tile; below, fast_tile; odd rows
-      // skew_tile (c128 rows are whole 16-byte units at any leading dimension: tma_tile)
+      // skew_tile (c128: single matrices over 64 MiB go to the classic tile, 32 x 16 threads)
       {with(pdesc({16384, 16384}, {1, 0}), 4), "tma_tile"},
       {with(pdesc({16384, 16384}, {1, 0}), 8), "tma_tile"},
       {with(pdesc({16384, 16384}, {1, 0}), 1), "tma_tile"},
-      {with(pdesc({10000, 10000}, {1, 0}), 16), "tma_tile"},
+      {with(pdesc({10000, 10000}, {1, 0}), 16), "tiled"},
+      {with(pdesc({100, 10000, 10000}, {0, 2, 1}), 16), "tma_tile"},  // batches keep tma_tile
       {with(pdesc({4096, 4096}, {1, 0}), 2), "fast_tile"},
       {with(pdesc({4096, 4096}, {1, 0}), 4), "fast_tile"},   // 64 MiB: under 192 MiB for 4 bytes and up
       {with(pdesc({4096, 4096}, {1, 0}), 8), "fast_tile"},
-      {with(pdesc({4096, 4096}, {1, 0}), 16), "tma_tile"},
+      {with(pdesc({4096, 4096}, {1, 0}), 16), "tiled"},
       {with(pdesc({10000, 10000}, {1, 0}), 2), "tma_tile"},  // 200 MB of 2-byte elements
       {with(pdesc({4096, 4096}, {1, 0}), 1), "fast_tile"},
       {with(pdesc({8192, 8192}, {1, 0}), 1), "fast_tile"},   // 64 MiB of bytes: under 128 MiB
@@ -255,9 +256,9 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({2048, 2048}, {1, 0}), 4), "tiled"},
       {with(pdesc({2048, 2048}, {1, 0}), 8), "tiled"},
       {with(pdesc({2048, 2048}, {1, 0}), 16), "tiled"},
-      {with(pdesc({2048, 4096}, {1, 0}), 16), "fast_tile"},  // 128 MiB
+      {with(pdesc({2048, 4096}, {1, 0}), 16), "tiled"},  // 128 MiB: the 16-byte rule, 32 x 16 threads
       {with(pdesc({10007, 9973}, {1, 0}), 1), "skew_tile"},
-      // ... single ones up to 12 / 34 / 34 / 200 MiB (1 / 2 / 4 / 8 bytes) the classic tile
+      // ... single ones up to 12 / 34 / 48 / 200 MiB (1 / 2 / 4 / 8 bytes) the classic tile
       {with(pdesc({1000, 1000}, {1, 0}), 1), "tiled"},
       {with(pdesc({1448, 1448}, {1, 0}), 1), "tiled"},
       {with(pdesc({3500, 3501}, {1, 0}), 1), "tiled"},
@@ -266,13 +267,25 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({4096, 4097}, {1, 0}), 2), "tiled"},
       {with(pdesc({5000, 5003}, {1, 0}), 2), "skew_tile"},    // over 34 MiB
       {with(pdesc({2896, 2897}, {1, 0}), 4), "tiled"},
-      {with(pdesc({3500, 3501}, {1, 0}), 4), "skew_tile"},
+      {with(pdesc({3500, 3501}, {1, 0}), 4), "tiled"},
+      {with(pdesc({3999, 4001}, {1, 0}), 4), "tiled_skew"},   // over 48 MiB, odd output rows
       {with(pdesc({5000, 5003}, {1, 0}), 8), "tiled"},
-      {with(pdesc({6000, 6001}, {1, 0}), 8), "skew_tile"},    // over 200 MiB
+      {with(pdesc({6001, 6003}, {1, 0}), 8), "tiled_skew"},   // over 200 MiB, odd output rows
+      // ... and 4- and 8-byte ones of any size whose output rows are whole 32-byte sectors
+      {with(pdesc({10000, 10007}, {1, 0}), 4), "tiled"},
+      {with(pdesc({16384, 16383}, {1, 0}), 8), "tiled"},
+      {with(pdesc({6000, 6001}, {1, 0}), 8), "tiled"},
+      {with(pdesc({16380, 16383}, {1, 0}), 4), "tiled_skew"},  // 16380 f32: 16-byte, not 32-byte rows
+      {with(pdesc({16383, 16384}, {1, 0}), 4), "tiled_skew"},
+      {with(pdesc({16383, 16384}, {1, 0}), 2), "skew_tile"},
+      {with(pdesc({46341, 46343}, {1, 0}), 4), "skew_tile"},  // over 2^31 elements: no one-tile-per-block form
+      {with(pdesc({10000, 10007}, {1, 0}), 2), "skew_tile"},
+      {with(pdesc({2, 10000, 10007}, {0, 2, 1}), 4), "skew_tile"},  // batches not measured
       {with(pdesc({2000, 2000}, {1, 0}), 1), "fast_tile"},    // whole 16-byte rows
-      {with(pdesc({10007, 9973}, {1, 0}), 4), "skew_tile"},
-      {with(pdesc({10007, 9973}, {1, 0}), 8), "skew_tile"},
-      {with(pdesc({10007, 9973}, {1, 0}), 16), "tma_tile"},  // rows of whole 16-byte units
+      {with(pdesc({10007, 9973}, {1, 0}), 4), "tiled_skew"},
+      {with(pdesc({10007, 9973}, {1, 0}), 8), "tiled_skew"},
+      {with(pdesc({10007, 9973}, {1, 0}), 2), "skew_tile"},
+      {with(pdesc({10007, 9973}, {1, 0}), 16), "tiled"},  // rows of whole 16-byte units: the 16-byte rule
       // a short side (<= 64) goes to narrow, whatever the long side's alignment
       {with(pdesc({48, 1000003}, {1, 0}), 4), "narrow"},
       {with(pdesc({1000003, 3}, {1, 0}), 1), "narrow"},
@@ -308,6 +321,42 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
     std::string why;
     ASSERT_EQ(plan_p(r.d, gpu(), &pd, &why), status::kSuccess) << why;
     EXPECT_STREQ(pd.variant->name, r.variant) << pd.reason;
+  }
+}
+
+// The rules that pick the classic tile set its block height: 32 x 16 for large 16-byte matrices,
+// 32 x 4 / 32 x 8 for 4- / 8-byte ones with sector-aligned output rows, the default 32 x 8 for the
+// small ones (tiled_small_wins).
+TEST_F(GpuPlanner, TiledRulesSetTheirBlockHeight) {
+  struct row {
+    permute_desc d;
+    int height;
+  };
+  auto with = [](permute_desc d, int eb) {
+    d.elem_bytes = eb;
+    return d;
+  };
+  const std::vector<row> rows = {
+      {with(pdesc({10007, 9973}, {1, 0}), 16), 16}, {with(pdesc({4096, 4096}, {1, 0}), 16), 16},
+      {with(pdesc({2048, 2048}, {1, 0}), 16), 8},   {with(pdesc({10000, 10007}, {1, 0}), 4), 4},
+      {with(pdesc({10000, 10007}, {1, 0}), 8), 8},  {with(pdesc({2048, 2049}, {1, 0}), 4), 8},
+  };
+  for (const auto& r : rows) {
+    plan_data pd;
+    std::string why;
+    ASSERT_EQ(plan_p(r.d, gpu(), &pd, &why), status::kSuccess) << why;
+    ASSERT_STREQ(pd.variant->name, "tiled") << pd.prob.describe();
+    EXPECT_EQ(pd.launch.block_x, 32) << pd.prob.describe();
+    EXPECT_EQ(pd.launch.block_y, r.height) << pd.prob.describe() << " elem " << r.d.elem_bytes;
+  }
+  // tiled_skew (odd output rows): 32 x 4 for 4-byte elements, 32 x 8 for 8-byte ones.
+  for (const auto& r : std::vector<row>{{with(pdesc({10007, 9973}, {1, 0}), 4), 4},
+                                        {with(pdesc({10007, 9973}, {1, 0}), 8), 8}}) {
+    plan_data pd;
+    std::string why;
+    ASSERT_EQ(plan_p(r.d, gpu(), &pd, &why), status::kSuccess) << why;
+    ASSERT_STREQ(pd.variant->name, "tiled_skew") << pd.prob.describe();
+    EXPECT_EQ(pd.launch.block_y, r.height) << pd.prob.describe() << " elem " << r.d.elem_bytes;
   }
 }
 
@@ -537,16 +586,35 @@ TEST_F(GpuPlanner, SeedLaunchShapes) {
     ASSERT_EQ(plan_t(d, gpu(name, 8, 8), &pd, &why), status::kSuccess) << why;
     expect_grid(pd, 129, 125, 3);
   }
-  // tiled: 32x32 tiles whatever the block height.
+  // tiled: 32x32 tiles whatever the block height, x down the tile rows (kernels/tiled.cuh).
   ASSERT_EQ(plan_t(d, gpu("tiled"), &pd, &why), status::kSuccess) << why;
   EXPECT_EQ(pd.launch.block_x, 32);
   EXPECT_EQ(pd.launch.block_y, 8);
-  expect_grid(pd, 33, 32, 3);
+  expect_grid(pd, 32, 33, 3);
   ASSERT_EQ(plan_t(d, gpu("tiled", 32, 16), &pd, &why), status::kSuccess) << why;
   EXPECT_EQ(pd.launch.block_y, 16);
-  expect_grid(pd, 33, 32, 3);
+  expect_grid(pd, 32, 33, 3);
   ASSERT_EQ(plan_t(d, gpu("tiled", 32, 1), &pd, &why), status::kSuccess) << why;
-  expect_grid(pd, 33, 32, 3);
+  expect_grid(pd, 32, 33, 3);
+}
+
+// tiled_skew: the classic tile's grid plus one band of tile rows (its rows are staggered by up to
+// 32 / S - 1 elements); 1-byte elements and blocks other than 32x4/8/16 are refused.
+TEST_F(GpuPlanner, TiledSkewLaunchShape) {
+  plan_data pd;
+  std::string why;
+  ASSERT_EQ(plan_t(tdesc(1024, 1030), gpu("tiled_skew"), &pd, &why), status::kSuccess) << why;
+  EXPECT_EQ(pd.launch.block_x, 32);
+  EXPECT_EQ(pd.launch.block_y, 8);
+  expect_grid(pd, 33, 33, 1);  // (1024 + 7) / 32 rounded up, 1030 / 32 rounded up
+  ASSERT_EQ(plan_t(tdesc(1024, 1030, 16), gpu("tiled_skew", 32, 16), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, 33, 33, 1);
+  ASSERT_EQ(plan_t(tdesc(1000, 1030, 8), gpu("tiled_skew", 32, 4), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, 32, 33, 1);
+  EXPECT_EQ(plan_t(tdesc(1024, 1030, 1), gpu("tiled_skew"), &pd, &why), status::kVariantNotApplicable);
+  EXPECT_NE(why.find("1-byte"), std::string::npos) << why;
+  EXPECT_EQ(plan_t(tdesc(1024, 1030), gpu("tiled_skew", 32, 2), &pd, &why), status::kInvalidBlock);
+  EXPECT_NE(why.find("32xH"), std::string::npos) << why;
 }
 
 TEST_F(GpuPlanner, GridsBeyondTheHardwareLimitStillPlan) {
@@ -562,7 +630,7 @@ TEST_F(GpuPlanner, GridsBeyondTheHardwareLimitStillPlan) {
   ASSERT_EQ(plan_t(tdesc(tall, 3), gpu("smem_v2"), &pd, &why), status::kSuccess) << why;
   expect_grid(pd, 1, 65537, 1);
   const i64 taller = 32 * i64{65536} + 5;
-  ASSERT_EQ(plan_t(tdesc(taller, 40), gpu("tiled"), &pd, &why), status::kSuccess) << why;
+  ASSERT_EQ(plan_t(tdesc(40, taller), gpu("tiled"), &pd, &why), status::kSuccess) << why;  // y: tile columns
   expect_grid(pd, 2, 65537, 1);
   // Batches beyond 65,535 in z.
   transpose_desc b = tdesc(2, 2);

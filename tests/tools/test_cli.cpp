@@ -137,7 +137,13 @@ TEST(Cli, PlanPrintsOneLine) {
   r = run_cli({"plan", "--shape", "4096x4096", "--dtype", "i8"});
   EXPECT_EQ(r.out.rfind("fast_tile on gpu", 0), 0u) << r.out;
   r = run_cli({"plan", "--shape", "10007x9973", "--dtype", "f32"});
+  EXPECT_EQ(r.out.rfind("tiled_skew on gpu", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("block 32x4"), std::string::npos) << r.out;
+  r = run_cli({"plan", "--shape", "10007x9973", "--dtype", "f16"});
   EXPECT_EQ(r.out.rfind("skew_tile on gpu", 0), 0u) << r.out;
+  r = run_cli({"plan", "--shape", "10007x9973", "--dtype", "c128"});
+  EXPECT_EQ(r.out.rfind("tiled on gpu", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("block 32x16"), std::string::npos) << r.out;
   // A permutation with short dims: packed boxes, and the box in the summary.
   r = run_cli({"plan", "--extents", "16,16,16,16,16,64", "--perm", "5,4,3,2,1,0", "--dtype", "f32"});
   EXPECT_EQ(r.out.rfind("permute_packed on gpu", 0), 0u) << r.out;

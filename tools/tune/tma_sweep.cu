@@ -6,6 +6,8 @@
 //   xpose_tune_tma --shape 16384x16384 [--batch 1] [--sizes 1,2,4,8,16] [--reps 7]
 //                  [--groups 1,4,16,64] [--scheds 0,1,2]   (0 static, 1 ticket, 2 one tile per block)
 //   xpose_tune_tma --shape RxC --fast 1   (fast_tile across vs down its tile rows)
+//   xpose_tune_tma --shape RxC --tiled 1  (the classic tile, tiled_seed, across vs down, H 4/8/16,
+//                                          and skew_tile across vs down for 1- to 8-byte elements)
 //   xpose_tune_tma --copy BYTES   (copy kernels against cudaMemcpyAsync: the ceiling of SM kernels)
 //
 // Prints one CSV line per configuration: size,rows,cols,batch,npo,npi,threads,out_bufs,stages,
@@ -20,6 +22,8 @@
 #include <vector>
 
 #include "gpu/kernels/fast_tile.cuh"
+#include "gpu/kernels/seed_form.cuh"
+#include "gpu/kernels/skew_tile.cuh"
 #include "gpu/kernels/tma_tile.cuh"
 #include "gpu/tma_maps.hpp"
 
@@ -188,6 +192,7 @@ struct ctx {
   double copy_ms;
   std::vector<int> groups, scheds;
   bool fast = false;  // --fast: fast_tile's two launch orders instead of the tma_tile sweep
+  bool tiled = false;  // --tiled: the classic tile's two launch orders
 };
 
 template <class F>
@@ -292,12 +297,84 @@ void fast_orders(ctx& c) {
   }
 }
 
+// The classic tile (tiled_seed, one tile per block) in its two launch orders and three heights.
+template <int H, int S>
+void tiled_order(ctx& c, bool down) {
+  using T = typename word_of<S>::type;
+  const int nbx = static_cast<int>((c.cols + 31) / 32), nby = static_cast<int>((c.rows + 31) / 32);
+  auto run = [&] {
+    const T* in = reinterpret_cast<const T*>(c.in);
+    T* out = reinterpret_cast<T*>(c.out);
+    if (down)
+      tiled_seed<H, T, true><<<dim3(nby, nbx), dim3(32, H)>>>(in, out, static_cast<int>(c.rows), static_cast<int>(c.cols));
+    else
+      tiled_seed<H, T, false><<<dim3(nbx, nby), dim3(32, H)>>>(in, out, static_cast<int>(c.rows), static_cast<int>(c.cols));
+    CHECK(cudaGetLastError());
+  };
+  const unsigned long long bad = wrong_bytes(c, run);
+  const double ms = time_ms(c, run);
+  std::printf("%d,%lld,%lld,%lld,tiled,,%d,,,,,%s,%.4f,%.1f,%s\n", S, c.rows, c.cols, c.batch, 32 * H,
+              down ? "down" : "across", ms, 100.0 * c.copy_ms / ms, bad ? "BAD" : "ok");
+  std::fflush(stdout);
+}
+
+template <int S>
+void skew_orders(ctx& c) {
+  if constexpr (S < 16) {
+    using T = typename word_of<S>::type;
+    using sh = skew_tile_shape<S>;
+    constexpr int U = 32 / S;
+    const matrix_view m = dense_view(c);
+    const long long nbx = (c.cols + sh::kCols - 1) / sh::kCols, nby = (c.rows + U - 1 + sh::kRows - 1) / sh::kRows;
+    for (int down : {0, 1}) {
+      auto run = [&] {
+        const T* in = reinterpret_cast<const T*>(c.in);
+        T* out = reinterpret_cast<T*>(c.out);
+        if (down)
+          skew_tile_kernel<T, sh, true><<<capped_grid(nby, nbx, c.batch), sh::kThreads>>>(in, out, m);
+        else
+          skew_tile_kernel<T, sh, false><<<capped_grid(nbx, nby, c.batch), sh::kThreads>>>(in, out, m);
+        CHECK(cudaGetLastError());
+      };
+      const unsigned long long bad = wrong_bytes(c, run);
+      const double ms = time_ms(c, run);
+      std::printf("%d,%lld,%lld,%lld,skew_tile,,%d,,,,,%s,%.4f,%.1f,%s\n", S, c.rows, c.cols, c.batch, sh::kThreads,
+                  down ? "down" : "across", ms, 100.0 * c.copy_ms / ms, bad ? "BAD" : "ok");
+      std::fflush(stdout);
+    }
+  }
+}
+
+template <int S>
+void tiled_orders(ctx& c) {
+  skew_orders<S>(c);
+  if (c.batch != 1 || c.rows * c.cols > 0x7fffffffLL || (c.cols + 31) / 32 > 65535 || (c.rows + 31) / 32 > 65535) {
+    std::printf("# tiled: one matrix under 2^31 elements with both grid sides <= 65535 only\n");
+    return;
+  }
+  for (int down : {0, 1}) {
+    tiled_order<4, S>(c, down);
+    tiled_order<8, S>(c, down);
+    tiled_order<16, S>(c, down);
+  }
+}
+
 void run_size(ctx& c, int S) {
   CHECK(cudaMemset(c.ref, 0, c.bytes));
   reference<<<4096, 256>>>(c.in, c.ref, c.rows, c.cols, c.batch, S);
   CHECK(cudaGetLastError());
   c.copy_ms = time_ms(c, [&] { CHECK(cudaMemcpyAsync(c.out, c.in, c.bytes, cudaMemcpyDeviceToDevice)); });
   std::printf("# size %d: memcpy %.4f ms (%.0f GB/s read+write)\n", S, c.copy_ms, 2.0 * c.bytes / c.copy_ms / 1e6);
+  if (c.tiled) {
+    switch (S) {
+      case 1: tiled_orders<1>(c); break;
+      case 2: tiled_orders<2>(c); break;
+      case 4: tiled_orders<4>(c); break;
+      case 8: tiled_orders<8>(c); break;
+      case 16: tiled_orders<16>(c); break;
+    }
+    return;
+  }
   if (c.fast) {
     switch (S) {
       case 1: fast_orders<1>(c); break;
@@ -370,7 +447,7 @@ int main(int argc, char** argv) {
   std::vector<int> sizes = {1, 2, 4, 8, 16};
   int reps = 7;
   long long copy_bytes = 0;
-  bool fast = false;
+  bool fast = false, tiled = false;
   std::vector<int> groups = {1, 4, 16, 64}, scheds = {0, 1, 2};
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
@@ -380,6 +457,8 @@ int main(int argc, char** argv) {
       batch = std::atoll(v.c_str());
     } else if (k == "--fast") {
       fast = std::atoi(v.c_str()) != 0;
+    } else if (k == "--tiled") {
+      tiled = std::atoi(v.c_str()) != 0;
     } else if (k == "--copy") {
       copy_bytes = std::atoll(v.c_str());
     } else if (k == "--reps") {
@@ -415,6 +494,7 @@ int main(int argc, char** argv) {
     c.groups = groups;
     c.scheds = scheds;
     c.fast = fast;
+    c.tiled = tiled;
     CHECK(cudaMalloc(&c.in, c.bytes));
     CHECK(cudaMalloc(&c.out, c.bytes));
     CHECK(cudaMalloc(&c.ref, c.bytes));

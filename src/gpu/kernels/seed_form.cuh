@@ -76,17 +76,22 @@ __global__ void smem_v3_seed(const T* __restrict__ in, T* __restrict__ out, int 
 
 // The classic 32 x 32 padded tile with 32 x H threads: each thread moves 32 / H elements each way,
 // the loop's trip count a compile-time constant so it unrolls into independent loads.
-template <int H, class T>
+// Down (the library's order, configure_tiled's grid): blockIdx.x walks down the input's tile rows
+// (grid (ceil(rows/32), ceil(cols/32))), so blocks launched together write neighbouring pieces of
+// the same output rows; else across its tile columns, as the classic kernel (kept for the tuning
+// harness). Why, with the numbers: kernels/tiled.cuh.
+template <int H, class T, bool Down = true>
 __global__ void tiled_seed(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
   constexpr int kT = 32;
   __shared__ T tile[kT][kT + 1];
-  int x = blockIdx.x * kT + threadIdx.x, y = blockIdx.y * kT + threadIdx.y;
+  const int bx = Down ? blockIdx.y : blockIdx.x, by = Down ? blockIdx.x : blockIdx.y;
+  int x = bx * kT + threadIdx.x, y = by * kT + threadIdx.y;
 #pragma unroll
   for (int j = 0; j < kT; j += H)
     if (x < cols && y + j < rows) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * cols + x];
   __syncthreads();
-  x = blockIdx.y * kT + threadIdx.x;  // output column = input row
-  y = blockIdx.x * kT + threadIdx.y;  // output row = input column
+  x = by * kT + threadIdx.x;  // output column = input row
+  y = bx * kT + threadIdx.y;  // output row = input column
 #pragma unroll
   for (int j = 0; j < kT; j += H)
     if (x < rows && y + j < cols) out[(y + j) * rows + x] = tile[threadIdx.x][threadIdx.y + j];

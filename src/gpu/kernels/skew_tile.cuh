@@ -29,8 +29,9 @@
 // Chunks that cross the matrix's edge (first or last column, rows outside it) are loaded element
 // by element with bounds checks, so nothing outside the matrix is read or written.
 //
-// Launch: block (kThreads), grid (ceil(cols / TC), ceil((rows + U - 1) / TR), batch), capped and
-// looped. Static shared memory: (TR + U - 1) x P elements.
+// Launch: block (kThreads), grid (ceil(cols / TC), ceil((rows + U - 1) / TR), batch), or the first
+// two swapped where Down (the tile rows first: skew_tile_shape's kDown says which sizes and why),
+// capped and looped. Static shared memory: (TR + U - 1) x P elements.
 #pragma once
 
 #include <cstdint>
@@ -41,7 +42,7 @@
 
 namespace xpose::detail::gpu {
 
-template <class T, class shape = skew_tile_shape<sizeof(T)>>
+template <class T, class shape = skew_tile_shape<sizeof(T)>, bool Down = shape::kDown>
 __global__ void __launch_bounds__(shape::kThreads, shape::kMinBlocks)
     skew_tile_kernel(const T* __restrict__ in, T* __restrict__ out, matrix_view m) {
   constexpr int S = sizeof(T), V = 16 / S, U = 32 / S;
@@ -71,8 +72,9 @@ __global__ void __launch_bounds__(shape::kThreads, shape::kMinBlocks)
 
   const std::int64_t nbx = ceil_div(m.cols, TC), nby = ceil_div(m.rows + U - 1, TR);
   for (std::int64_t b = blockIdx.z; b < m.batch; b += gridDim.z)
-    for (std::int64_t by = blockIdx.y; by < nby; by += gridDim.y)
-      for (std::int64_t bx = blockIdx.x; bx < nbx; bx += gridDim.x) {
+    for (std::int64_t gy = blockIdx.y; gy < (Down ? nbx : nby); gy += gridDim.y)
+      for (std::int64_t gx = blockIdx.x; gx < (Down ? nby : nbx); gx += gridDim.x) {
+        const std::int64_t by = Down ? gx : gy, bx = Down ? gy : gx;
         std::int64_t in_off, out_off;
         batch_offsets(m, b, &in_off, &out_off);
         const std::int64_t r0 = by * TR, c0 = bx * TC;

@@ -123,12 +123,21 @@ constexpr reg_batch_lanes reg_batch_lanes_of(long long nbr, long long nbc) {
 //        96: 85.2 / 85.1; 64x32 with 256 threads: 68.2 / 69.4
 // Before the output was staggered by 32-byte sectors (16-byte vectors only) and the load phase
 // used 4 x 8 warps, 10007x9973 ran 62.0 / 52.5 / 45.6 / 71.5 (1/2/4/8 B).
-template <int TR, int TC, int NT, int Pitch, int MinBlocks = 1>
+//
+// kDown: the grid walks down the input's tile rows first (blockIdx.x = tile row), as fast_tile;
+// else across its tile columns. H200 2026-11-30 (tools/tune/tma_sweep.cu --tiled 1, one run each,
+// 12 shapes from 5000x5003 to 24001x23999 with odd or even sides, % of copy across -> down,
+// docs/results/orders-*-2026-11-30s*.csv): 8 B better on all 12, by 0.6-6.5 (10007x9973 86.3 ->
+// 89.9, 16383x16385 84.3 -> 88.9); 4 B better on 10 by 0.7-3.0, worse at 16383x16384 (82.7 -> 78.1)
+// and 16384x16383 (-0.1); 2 B better on 8 (up to +3.2), worse on 4 (up to -2.4); 1 B worse on 9
+// (up to -2.1), better on 2 (up to +2.1), one tie: across kept.
+template <int TR, int TC, int NT, int Pitch, int MinBlocks = 1, bool Down = true>
 struct skew_shape {
   static constexpr int kRows = TR, kCols = TC, kThreads = NT, kPitch = Pitch, kMinBlocks = MinBlocks;
+  static constexpr bool kDown = Down;
 };
 template <int S> struct skew_tile_shape;
-template <> struct skew_tile_shape<1> : skew_shape<128, 128, 256, 173, 4> {};
+template <> struct skew_tile_shape<1> : skew_shape<128, 128, 256, 173, 4, false> {};
 template <> struct skew_tile_shape<2> : skew_shape<64, 64, 128, 81, 8> {};
 template <> struct skew_tile_shape<4> : skew_shape<32, 32, 64, 41> {};
 template <> struct skew_tile_shape<8> : skew_shape<32, 32, 64, 37> {};
