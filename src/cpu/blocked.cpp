@@ -261,7 +261,8 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   if (s.tj == nj && e >= 4 && elem_index(e) >= 0 && ni * nj * e <= kShortSideTileBytes) s.ti = ni;
   if (s.ti == ni) s.tj = std::min(nj, std::max(s.tj, grow / (ni * e)));
   // Chains are taken whole; the other axis fills the budget, for an i chain at least the chain
-  // tile cap (kMaxChainTileBytes, 64 KiB): with the 16 KiB budget of the few-rows rule the
+  // tile cap (kMaxChainTileBytes, 128 KiB; 64 KiB until the fifteenth session): with the 16 KiB
+  // budget of the few-rows rule the
   // [16,16,16,16,16,64] reversal read 256 input rows of 64 B per tile, 29-34% of memcpy vs 54-62%
   // with 256 B rows (interleaved runs, docs/cpu.md "Third round").
   const i64 K = n.i_chain_count(), JP = n.j_chain_count();
@@ -273,7 +274,8 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
     s.tj = nj;
     // (A j chain on a long i axis, make_nest's "j-only" chains, or on an i axis of 256-511 B,
     // kChainOutMaxBytes: kMaxChainTileBytes whatever the rule; the [64,64,128,128] reversal was
-    // measured with these 64 KiB tiles.)
+    // measured with 64 KiB tiles, and i8 / f16 ran 10.9-9.6 / 13.8-14.0 -> 13.6-12.3 / 15.6-15.3 GB/s
+    // with 128 KiB ones.)
     const bool j_only = !(ni * e < kChainOutBytes && nj * e < kChainInBytes);
     const i64 jb = j_only ? std::max(budget, kMaxChainTileBytes) : budget;
     if (!n.i_chain_rank) s.ti = std::min(ni, std::max(std::max<i64>(1, 64 / e), jb / (JP * nj * e)));

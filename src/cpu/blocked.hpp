@@ -58,7 +58,15 @@ inline constexpr std::int64_t kChainOutBytes = 256;
 inline constexpr std::int64_t kChainOutMaxBytes = 512;
 inline constexpr std::int64_t kChainInBytes = 1024;
 inline constexpr std::int64_t kMaxChainBytes = 4096;
-inline constexpr std::int64_t kMaxChainTileBytes = 64 << 10;
+// The chained-tile cap: 128 KiB since the fifteenth session (64 KiB before). Over the 78 permutation-
+// suite plans it changes (every element size), two interleaved rounds each on the 2-core machine,
+// GB/s (docs/cpu.md "Fifteenth session"): 51 faster in both rounds, most by 5-35% (i8 [543,20,11,11,
+// 17,3] perm 2,4,3,1,5,0 7.2-8.0 -> 12.9; f16 [8,8,8,8,8,8,16,32] reversal 7.1-7.7 -> 11.1-11.5; c128
+// [621,25,18,6,10,4] 17.6-18.2 -> 22.1-22.2), 6 slower in both, two by a third or more and not
+// understood: f16 [388,12,21,3,8,19,3] perm 6,5,4,1,3,0,2 10.5-11.6 -> 6.0 (j chain 57 -> 133 links;
+// equal blocks of the split dim and a 96 KiB cap did not help) and f16 [4,8,8,8,8,8,16,32] reversal
+// 6.3-6.5 -> 4.4.
+inline constexpr std::int64_t kMaxChainTileBytes = 128 << 10;
 // A j chain alone, on a long i axis: only for input rows shorter than a line, and grown to this
 // many bytes (make_nest says why; docs/cpu.md "Fourth round").
 inline constexpr std::int64_t kJOnlyChainMaxInBytes = 64;

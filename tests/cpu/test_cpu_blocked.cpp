@@ -384,14 +384,17 @@ TEST(CpuBlockedNest, ShortInputRowsGrowAJChainAlone) {
   ASSERT_EQ(b.j_chain_rank, 1);
   EXPECT_EQ(b.j_chain[0].extent, 7);
   EXPECT_EQ(b.outer_count(), 22 * 5 * 2);
-  // A continuing dim too long to take whole: split at the smallest block reaching 128 B (5 x 28 B),
-  // clipped when it does not divide the extent (53 = 10 x 5 + 3).
-  const auto d = c::make_nest(normalized(pdesc({300, 53, 7}, {2, 1, 0}, 4)));
+  // A continuing dim too long to take whole (83 x 28 B rows in tiles of 64 output elements pass the
+  // 128 KiB chained-tile cap): split at the smallest block reaching 128 B (5 x 28 B), clipped when it
+  // does not divide the extent (83 = 16 x 5 + 3).
+  const auto d = c::make_nest(normalized(pdesc({300, 83, 7}, {2, 1, 0}, 4)));
   ASSERT_EQ(d.j_chain_rank, 1);
   EXPECT_EQ(d.j_chain[0].extent, 5);
   ASSERT_GE(d.j_split, 0);
-  EXPECT_EQ(d.j_split_extent, 53);
-  EXPECT_EQ(d.outer[d.j_split].extent, 11);
+  EXPECT_EQ(d.j_split_extent, 83);
+  EXPECT_EQ(d.outer[d.j_split].extent, 17);
+  // 53 of them (95 KiB) are taken whole.
+  EXPECT_EQ(c::make_nest(normalized(pdesc({300, 53, 7}, {2, 1, 0}, 4))).j_chain[0].extent, 53);
   // 16 bytes x 3 (48 B) too; 16 bytes x 4 (64 B) not.
   EXPECT_EQ(c::make_nest(normalized(pdesc({300, 5, 3}, {2, 1, 0}, 16))).j_chain_rank, 1);
   EXPECT_EQ(c::make_nest(normalized(pdesc({300, 5, 4}, {2, 1, 0}, 16))).j_chain_rank, 0);
@@ -409,30 +412,30 @@ TEST(CpuBlockedNest, LongChainDimsAreSplitIntoBlocks) {
   EXPECT_EQ(a.i_chain[0].extent, 3);  // 92 B -> 276 B, the first block reaching 256 B
   EXPECT_EQ(a.i_chain[0].out_stride, 23 * 4);
   ASSERT_EQ(a.j_chain_rank, 1);
-  EXPECT_EQ(a.j_chain[0].extent, 2);  // 340 B -> 680 B: 3 or 4 would pass the 64 KiB tile cap
+  EXPECT_EQ(a.j_chain[0].extent, 4);  // 340 B -> 1360 B, the first block reaching 1 KiB
   EXPECT_EQ(a.j_chain[0].in_stride, 85 * 4);
   ASSERT_EQ(a.outer_rank, 2);
-  EXPECT_EQ(a.outer_count(), 67 * 84);
+  EXPECT_EQ(a.outer_count(), 67 * 42);
   for (int k = 0; k < a.outer_rank; ++k) {  // the outer parts step over the inner ones
     if (a.outer[k].extent == 67) EXPECT_EQ(a.outer[k].out_stride, 23 * 3 * 4);
-    if (a.outer[k].extent == 84) EXPECT_EQ(a.outer[k].in_stride, 85 * 2 * 4);
+    if (a.outer[k].extent == 42) EXPECT_EQ(a.outer[k].in_stride, 85 * 4 * 4);
   }
-  EXPECT_EQ(a.i_split, -1);  // 3 | 201 and 2 | 168: no block to clip
+  EXPECT_EQ(a.i_split, -1);  // 3 | 201 and 4 | 168: no block to clip
   EXPECT_EQ(a.j_split, -1);
   // Extents the blocks do not divide: the outer dims have ceil(N / f) blocks, the last one clipped.
   const auto b = c::make_nest(normalized(pdesc({23, 199, 167, 85}, {3, 2, 1, 0}, 4)));
   ASSERT_EQ(b.i_chain_rank, 1);
   ASSERT_EQ(b.j_chain_rank, 1);
   EXPECT_EQ(b.i_chain[0].extent, 3);
-  EXPECT_EQ(b.j_chain[0].extent, 2);
+  EXPECT_EQ(b.j_chain[0].extent, 4);
   ASSERT_GE(b.i_split, 0);
   ASSERT_GE(b.j_split, 0);
   EXPECT_EQ(b.i_split_extent, 199);
   EXPECT_EQ(b.j_split_extent, 167);
   EXPECT_EQ(b.outer[b.i_split].extent, 67);  // ceil(199 / 3)
   EXPECT_EQ(b.outer[b.i_split].out_stride, 23 * 3 * 4);
-  EXPECT_EQ(b.outer[b.j_split].extent, 84);  // ceil(167 / 2)
-  EXPECT_EQ(b.outer[b.j_split].in_stride, 85 * 2 * 4);
+  EXPECT_EQ(b.outer[b.j_split].extent, 42);  // ceil(167 / 4)
+  EXPECT_EQ(b.outer[b.j_split].in_stride, 85 * 4 * 4);
 }
 
 // An i chain that would overshoot its target by taking a long dim whole takes a block of it
@@ -441,13 +444,13 @@ TEST(CpuBlockedNest, LongChainDimsAreSplitIntoBlocks) {
 TEST(CpuBlockedNest, ShortElementsTradeIChainForJChain) {
   namespace c = xpose::detail::cpu;
   // i8 [16,8,8,16,32] reversal: i = 16 B; the 8 takes it to 128 B, the next 8 whole would reach
-  // 1 KiB for a 256 B target. A block of 2 (256 B) leaves the j chain 8 x 32 B instead of 2 x.
+  // 1 KiB for a 256 B target. A block of 2 (256 B) leaves the j chain 16 x 32 B instead of 4 x.
   const auto a = c::make_nest(normalized(pdesc({16, 8, 8, 16, 32}, {4, 3, 2, 1, 0}, 1)));
   ASSERT_EQ(a.k, c::blocked_nest::kind::kTiles);
   EXPECT_EQ(a.i.extent, 16);
   EXPECT_EQ(a.j.extent, 32);
   EXPECT_EQ(a.i_chain_count(), 16);
-  EXPECT_EQ(a.j_chain_count(), 8);
+  EXPECT_EQ(a.j_chain_count(), 16);
   EXPECT_EQ(a.i_split_extent, 8);  // the block of the second 8
   // The same layout in f32 keeps the whole dim (smaller i chains lost there).
   const auto b = c::make_nest(normalized(pdesc({4, 8, 8, 16, 32}, {4, 3, 2, 1, 0}, 4)));
