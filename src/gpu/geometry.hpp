@@ -18,6 +18,14 @@ XPOSE_HD constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { retur
 inline constexpr std::int64_t kMaxGridX = 0x7fffffff;
 inline constexpr std::int64_t kMaxGridYZ = 65535;
 
+// One dense matrix (no batch, leading dimensions equal to the extents) whose every element index fits
+// an int: the matrices the one-tile-per-block, int-indexed kernels take (seed_form.cuh,
+// tiled_skew.cuh), given a grid that fits as well.
+constexpr bool int_indexed_dense(std::int64_t rows, std::int64_t cols, std::int64_t ld_in, std::int64_t ld_out,
+                                 std::int64_t batch) {
+  return batch == 1 && ld_in == cols && ld_out == rows && rows * cols <= 0x7fffffffLL;
+}
+
 // The tile (bx, by) that the tile number `lin` (0 .. nbx * nby - 1, in launch order) moves when tiles
 // are visited in bands of `band_rows` tile rows, each band column by column: the blocks resident at
 // one time then cover about band_rows x (resident / band_rows) tiles rather than a few whole tile

@@ -320,9 +320,8 @@ int tiled_skew_height(const plan_data& pd) {
   const auto& m = pd.mat;
   const int s = pd.prob.elem_bytes;
   if (!pd.has_matrix || (s != 4 && s != 8) || m.batch != 1 || std::min(m.rows, m.cols) <= 64) return 0;
-  constexpr std::int64_t kIntMax = 0x7fffffff, kMaxGridY = 65535;
-  const bool seed_form = m.ld_in == m.cols && m.ld_out == m.rows && m.rows * m.cols <= kIntMax &&
-                         (m.cols + 31) / 32 <= kMaxGridY;
+  const bool seed_form = gpu::int_indexed_dense(m.rows, m.cols, m.ld_in, m.ld_out, m.batch) &&
+                         gpu::ceil_div(m.cols, 32) <= gpu::kMaxGridYZ;  // the grid's y: tile columns
   if (!seed_form || m.ld_out % (32 / s) == 0) return 0;  // whole sectors: tiled_sector_rows_height
   return s == 4 ? 4 : 8;
 }

@@ -20,8 +20,8 @@ namespace xpose::detail::gpu {
 // True when a plan's matrix is one the seeds' int-indexed, unlooped kernels can run.
 inline bool seed_form_fits(const plan_data& pd) {
   const matrix_view& m = pd.mat;
-  return m.batch == 1 && m.batch_rank <= 1 && m.ld_in == m.cols && m.ld_out == m.rows &&
-         m.rows * m.cols <= 0x7fffffffLL && pd.launch.grid_x <= kMaxGridX && pd.launch.grid_y <= kMaxGridYZ;
+  return m.batch_rank <= 1 && int_indexed_dense(m.rows, m.cols, m.ld_in, m.ld_out, m.batch) &&
+         pd.launch.grid_x <= kMaxGridX && pd.launch.grid_y <= kMaxGridYZ;
 }
 
 // Note 000's naive kernel, note 001's scheme A (read rows, write columns).
