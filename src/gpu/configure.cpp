@@ -87,8 +87,10 @@ status configure_tiled(plan_data& pd, std::string* why) {
     return fail(status::kInvalidBlock, why,
                 fmt::format("tiled needs a block of 32xH with H in 1, 2, 4, 8, 16, 32 (got {}x{})",
                             pd.launch.block_x, h));
-  pd.launch.grid_x = ceil_div(pd.mat.rows, kTile);  // down the tile rows first (kernels/tiled.cuh)
-  pd.launch.grid_y = ceil_div(pd.mat.cols, kTile);
+  // Single matrices down the tile rows first, batches across (kernels/tiled.cuh).
+  const bool down = pd.mat.batch == 1;
+  pd.launch.grid_x = ceil_div(down ? pd.mat.rows : pd.mat.cols, kTile);
+  pd.launch.grid_y = ceil_div(down ? pd.mat.cols : pd.mat.rows, kTile);
   pd.launch.grid_z = pd.mat.batch;
   return status::kSuccess;
 }

@@ -85,15 +85,21 @@ status run_smem_v3(const plan_data& pd, const void* in, void* out, CUstream_st* 
   return run_square_block<pick_v3>(pd, in, out, s, why);
 }
 
+// The looped kernel's order follows configure_tiled's grid: down for single matrices, across for batches.
+template <int H, class T>
+looped_kernel<T> tiled_looped(const plan_data& pd) {
+  return pd.mat.batch == 1 ? tiled_kernel<H, T, true> : tiled_kernel<H, T, false>;
+}
+
 status run_tiled(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
   return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
     switch (pd.launch.block_y) {
-      case 1: return launch<T>(pd, tiled_seed<1, T>, tiled_kernel<1, T>, in, out, s, why);
-      case 2: return launch<T>(pd, tiled_seed<2, T>, tiled_kernel<2, T>, in, out, s, why);
-      case 4: return launch<T>(pd, tiled_seed<4, T>, tiled_kernel<4, T>, in, out, s, why);
-      case 8: return launch<T>(pd, tiled_seed<8, T>, tiled_kernel<8, T>, in, out, s, why);
-      case 16: return launch<T>(pd, tiled_seed<16, T>, tiled_kernel<16, T>, in, out, s, why);
-      case 32: return launch<T>(pd, tiled_seed<32, T>, tiled_kernel<32, T>, in, out, s, why);
+      case 1: return launch<T>(pd, tiled_seed<1, T>, tiled_looped<1, T>(pd), in, out, s, why);
+      case 2: return launch<T>(pd, tiled_seed<2, T>, tiled_looped<2, T>(pd), in, out, s, why);
+      case 4: return launch<T>(pd, tiled_seed<4, T>, tiled_looped<4, T>(pd), in, out, s, why);
+      case 8: return launch<T>(pd, tiled_seed<8, T>, tiled_looped<8, T>(pd), in, out, s, why);
+      case 16: return launch<T>(pd, tiled_seed<16, T>, tiled_looped<16, T>(pd), in, out, s, why);
+      case 32: return launch<T>(pd, tiled_seed<32, T>, tiled_looped<32, T>(pd), in, out, s, why);
     }
     return status::kInvalidBlock;  // configure_tiled admits 1, 2, 4, 8, 16, 32 only
   });

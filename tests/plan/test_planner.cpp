@@ -586,16 +586,19 @@ TEST_F(GpuPlanner, SeedLaunchShapes) {
     ASSERT_EQ(plan_t(d, gpu(name, 8, 8), &pd, &why), status::kSuccess) << why;
     expect_grid(pd, 129, 125, 3);
   }
-  // tiled: 32x32 tiles whatever the block height, x down the tile rows (kernels/tiled.cuh).
+  // tiled: 32x32 tiles whatever the block height; batches walk across the tile columns (x), single
+  // matrices down the tile rows (kernels/tiled.cuh).
   ASSERT_EQ(plan_t(d, gpu("tiled"), &pd, &why), status::kSuccess) << why;
   EXPECT_EQ(pd.launch.block_x, 32);
   EXPECT_EQ(pd.launch.block_y, 8);
-  expect_grid(pd, 32, 33, 3);
+  expect_grid(pd, 33, 32, 3);
   ASSERT_EQ(plan_t(d, gpu("tiled", 32, 16), &pd, &why), status::kSuccess) << why;
   EXPECT_EQ(pd.launch.block_y, 16);
-  expect_grid(pd, 32, 33, 3);
+  expect_grid(pd, 33, 32, 3);
   ASSERT_EQ(plan_t(d, gpu("tiled", 32, 1), &pd, &why), status::kSuccess) << why;
-  expect_grid(pd, 32, 33, 3);
+  expect_grid(pd, 33, 32, 3);
+  ASSERT_EQ(plan_t(tdesc(1000, 1030), gpu("tiled"), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, 32, 33, 1);
 }
 
 // tiled_skew: the classic tile's grid plus one band of tile rows (its rows are staggered by up to

@@ -35,15 +35,18 @@ inline constexpr int kTiledTile = 32;
 // H (the block's height) is a template parameter so the 32/H trips of each loop unroll into
 // independent loads, as in the classic kernel's compile-time BLOCK_ROWS. Dense single matrices of
 // fewer than 2^31 elements run tiled_seed (seed_form.cuh) instead: the classic kernel itself.
-template <int H, class T>
-__global__ void tiled_kernel(const T* __restrict__ in, T* __restrict__ out, matrix_view m, std::int64_t nby,
-                             std::int64_t nbx) {  // tile rows, tile columns (the grid's x and y)
+// Down: single matrices (configure_tiled's grid: x the tile rows); batches walk across (x the tile
+// columns), as before the fifteenth session (UNTESTED on the device: see the branch's commit).
+template <int H, class T, bool Down = true>
+__global__ void tiled_kernel(const T* __restrict__ in, T* __restrict__ out, matrix_view m, std::int64_t g0,
+                             std::int64_t g1) {  // the grid's x and y extents before capping
   constexpr int kT = kTiledTile, h = H;
   __shared__ T tile[kT][kT + 1];
   const int tx = threadIdx.x, ty = threadIdx.y;
   for (std::int64_t b = blockIdx.z; b < m.batch; b += gridDim.z)
-    for (std::int64_t bx = blockIdx.y; bx < nbx; bx += gridDim.y)
-      for (std::int64_t by = blockIdx.x; by < nby; by += gridDim.x) {  // down the tile rows first
+    for (std::int64_t gy = blockIdx.y; gy < g1; gy += gridDim.y)
+      for (std::int64_t gx = blockIdx.x; gx < g0; gx += gridDim.x) {
+        const std::int64_t by = Down ? gx : gy, bx = Down ? gy : gx;  // tile row, tile column
         std::int64_t in_off, out_off;
         batch_offsets(m, b, &in_off, &out_off);
         const T* src = in + in_off;
