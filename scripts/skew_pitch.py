@@ -9,9 +9,13 @@ pointers aligned, and counts wavefronts by the hardware rule of the bank model
 (src/model/bank_model.cpp): per wavefront each of the 32 banks serves one 4-byte word; 8-byte
 accesses are served per half warp and 16-byte ones per quarter warp. It prints the best pitches.
 
-    scripts/skew_pitch.py ELEM_BYTES ROWS COLS      e.g. scripts/skew_pitch.py 4 32 32
+    scripts/skew_pitch.py ELEM_BYTES ROWS COLS [raw]      e.g. scripts/skew_pitch.py 4 32 32
 
 ROWS x COLS is the tile (skew_tile_shape's kRows x kCols). The 1-byte case takes a few minutes.
+With `raw`, the raw layout (skew_tile.cuh skew_load_raw, sixteenth session): rows stored as they
+stand at pitch Pe = Pr + L (L = the input leading dimension mod V, Pr = COLS + V + V * steps); it
+prints, for each L, the gather's wavefronts per instruction at steps 0-3 (averaged over output
+leading dimensions and two row offsets): tile_shapes.hpp's kRawSteps.
 """
 import sys
 
@@ -27,6 +31,36 @@ def wavefronts(byte_addrs, width):
                 words_in_bank.setdefault(w % 32, set()).add(w)
         total += max((len(s) for s in words_in_bank.values()), default=0)
     return total
+
+
+def raw_gather(s, cols, pitch, ld_out, offset):
+    """Average wavefronts per gather instruction from a layout of row pitch `pitch` elements whose
+    column 0 sits `offset` elements into its row."""
+    v, u = 16 // s, 32 // s
+    counts = []
+    for m0 in range(u):
+        for c_base in range(0, min(cols, 16), 4):
+            for i in range(v):
+                addrs = []
+                for lane in range(32):
+                    k, c = lane % 8, c_base + lane // 8
+                    m_c = (m0 + c * ld_out) % u
+                    addrs.append(((u - 1 - m_c + k * v + i) * pitch + c + offset) * s)
+                counts.append(wavefronts(addrs, s))
+    return sum(counts) / len(counts)
+
+
+def raw_table(s, cols):
+    v, u = 16 // s, 32 // s
+    print(f"{s}-byte elements, raw layout, {cols} columns: gather wavefronts per instruction by L and steps")
+    for L in range(v):
+        per = []
+        for steps in range(4):
+            pe = cols + v + v * steps + L
+            g = [raw_gather(s, cols, pe, lo, a0) for lo in range(0, u, 3) for a0 in (0, 5 % v)]
+            per.append(sum(g) / len(g))
+        best = min(range(4), key=lambda k: (round(per[k], 2), k))
+        print(f"  L {L:2d}: " + ", ".join(f"{x:.2f}" for x in per) + f"  (steps {best})")
 
 
 def phases(s, rows, cols, pitch, ld_in, ld_out):
@@ -63,9 +97,12 @@ def phases(s, rows, cols, pitch, ld_in, ld_out):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) not in (4, 5) or (len(sys.argv) == 5 and sys.argv[4] != "raw"):
         sys.exit(__doc__)
-    s, rows, cols = map(int, sys.argv[1:])
+    s, rows, cols = map(int, sys.argv[1:4])
+    if len(sys.argv) == 5:
+        raw_table(s, cols)
+        return
     v, u = 16 // s, 32 // s
     ideal = max(1, s // 4)
     results = []
