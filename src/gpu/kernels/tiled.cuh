@@ -36,7 +36,9 @@ inline constexpr int kTiledTile = 32;
 // independent loads, as in the classic kernel's compile-time BLOCK_ROWS. Dense single matrices of
 // fewer than 2^31 elements run tiled_seed (seed_form.cuh) instead: the classic kernel itself.
 // Down: single matrices (configure_tiled's grid: x the tile rows); batches walk across (x the tile
-// columns), as before the fifteenth session (UNTESTED on the device: see the branch's commit).
+// columns), as before the fifteenth session: walking down cost batched suite cases 4-9 points
+// (H200 2026-11-30, [137,108,82,55] perm 3,2,0,1 f64 85.1 -> 76.1, back to 84.0 across;
+// docs/performance.md, sixteenth session).
 template <int H, class T, bool Down = true>
 __global__ void tiled_kernel(const T* __restrict__ in, T* __restrict__ out, matrix_view m, std::int64_t g0,
                              std::int64_t g1) {  // the grid's x and y extents before capping
