@@ -33,6 +33,7 @@ struct launch_shape {
   int lanes_high = 4;    // reg_tile: lane rows per warp (reg_tile_lanes)
   int warp_rows = 1;     // reg_batch: block rows per warp, and blocks of each (reg_batch_lanes_of)
   int warp_cols = 1;
+  int skew_pitch = 0;    // skew_tile's raw layout: the row pitch Pr in elements (0: the scatter)
 };
 
 struct plan_data {

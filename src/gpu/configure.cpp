@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 #include "gpu/box_tile.hpp"
 #include "gpu/geometry.hpp"
@@ -11,6 +12,7 @@
 #include "gpu/rows_copy.hpp"
 #include "gpu/runs_tile.hpp"
 #include "gpu/variants.hpp"
+#include "model/bank_model.hpp"
 #include "plan/validate.hpp"
 
 namespace xpose::detail::gpu {
@@ -231,13 +233,56 @@ void skew_tile_grid(plan_data& pd) {
   pd.launch.block_x = skew_tile_shape<S>::kThreads;
 }
 
+// skew_tile's raw layout (kernels/skew_tile.cuh skew_load_raw), where kRawMask takes it for this
+// input leading dimension: the row pitch Pr = kCols + V + V * steps, steps 0-3, whose gather needs
+// the fewest shared wavefronts by the bank model for this output leading dimension (the output rows'
+// stagger m_c = m_0 + c * ld_out mod U), averaged over m_0 and two row offsets. The pitch modulo 16
+// bytes is fixed by L, so only the larger strides move; e.g. 10007 output columns, 1 byte, L = 12:
+// 7.0 wavefronts per gather instruction at steps 0, 4.0 at 1-3; L = 2: 3.5 at 0 and 2, 2.0 at 1 and
+// 3 (scripts/skew_pitch.py replays the same accesses). 0: the scatter.
+template <int S>
+int skew_raw_pitch_for(std::int64_t ld_in, std::int64_t ld_out) {
+  using sh = skew_tile_shape<S>;
+  constexpr int V = 16 / S, U = 32 / S;
+  const int L = static_cast<int>(ld_in & (V - 1));
+  if (!((sh::kRawMask >> L) & 1u)) return 0;
+  std::array<model::lane_access, model::kWarpSize> lanes;
+  int best = 0;
+  std::int64_t fewest = -1;
+  for (int steps = 0; steps < 4; ++steps) {
+    const std::int64_t pe = sh::kCols + V + V * steps + L;
+    std::int64_t total = 0;
+    for (int m0 = 0; m0 < U; m0 += 3)
+      for (const int a0 : {0, 5 % V})
+        for (int i = 0; i < V; ++i) {  // one gather instruction: 8 vectors k of 4 output rows c
+          for (int l = 0; l < model::kWarpSize; ++l) {
+            const int k = l % 8, c = l / 8;
+            const int mc = static_cast<int>((m0 + c * ld_out) % U);
+            lanes[l] = {};
+            lanes[l].lane = l;
+            lanes[l].active = true;
+            model::place(lanes[l], ((U - 1 - mc + k * V + i) * pe + c + a0) * S, S);
+          }
+          total += model::count_wavefronts_total(model::smem_op::kLoad, S, lanes);
+        }
+    if (fewest < 0 || total < fewest) fewest = total, best = steps;
+  }
+  return sh::kCols + V + V * best;
+}
+
 // skew_tile takes any leading dimension, batch stride and element-aligned pointer (it aligns its
 // vectors itself); a 16-byte element is a whole vector, which fast_tile already moves at any
 // leading dimension.
 status configure_skew_tile(plan_data& pd, std::string* why) {
   switch (pd.prob.elem_bytes) {
-    case 1: skew_tile_grid<1>(pd); break;
-    case 2: skew_tile_grid<2>(pd); break;
+    case 1:
+      skew_tile_grid<1>(pd);
+      pd.launch.skew_pitch = skew_raw_pitch_for<1>(pd.mat.ld_in, pd.mat.ld_out);
+      break;
+    case 2:
+      skew_tile_grid<2>(pd);
+      pd.launch.skew_pitch = skew_raw_pitch_for<2>(pd.mat.ld_in, pd.mat.ld_out);
+      break;
     case 4: skew_tile_grid<4>(pd); break;
     case 8: skew_tile_grid<8>(pd); break;
     default:
@@ -247,6 +292,10 @@ status configure_skew_tile(plan_data& pd, std::string* why) {
   }
   pd.launch.block_y = 1;
   pd.launch.grid_z = pd.mat.batch;
+  pd.launch_note = pd.launch.skew_pitch > 0
+                       ? fmt::format("input rows stored as they stand at a pitch of {} elements",
+                                     pd.launch.skew_pitch + pd.mat.ld_in % (16 / pd.prob.elem_bytes))
+                       : "input chunks scattered element by element";
   return status::kSuccess;
 }
 

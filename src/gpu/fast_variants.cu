@@ -76,15 +76,16 @@ status run_skew_tile(const plan_data& pd, const void* in, void* out, CUstream_st
       // The load phase by the input's leading dimension (skew_tile.cuh skew_load_raw, tile_shapes.hpp).
       auto kernel = skew_tile_kernel<T, shape, shape::kDown, -1>;
       const int L = static_cast<int>(pd.mat.ld_in & (16 / sizeof(T) - 1));
-      [&]<int... Ls>(std::integer_sequence<int, Ls...>) {
-        auto pick = [&]<int Lc>() {
-          if constexpr ((shape::kRawMask >> Lc) & 1u)
-            if (L == Lc) kernel = skew_tile_kernel<T, shape, shape::kDown, Lc>;
-        };
-        (pick.template operator()<Ls>(), ...);
-      }(std::make_integer_sequence<int, 16 / sizeof(T)>{});
+      if (pd.launch.skew_pitch > 0)  // configure_skew_tile chose the raw layout (kRawMask)
+        [&]<int... Ls>(std::integer_sequence<int, Ls...>) {
+          auto pick = [&]<int Lc>() {
+            if constexpr ((shape::kRawMask >> Lc) & 1u)
+              if (L == Lc) kernel = skew_tile_kernel<T, shape, shape::kDown, Lc>;
+          };
+          (pick.template operator()<Ls>(), ...);
+        }(std::make_integer_sequence<int, 16 / sizeof(T)>{});
       kernel<<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(static_cast<const T*>(in), static_cast<T*>(out),
-                                                                pd.mat);
+                                                                pd.mat, pd.launch.skew_pitch);
       XPOSE_CUDA_TRY(cudaGetLastError(), why);
       return status::kSuccess;
     }

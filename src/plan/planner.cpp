@@ -672,7 +672,7 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       if (s < 16 && short_side > 64)
         c.push_back({"skew_tile", "2-D transpose whose leading dimensions or pointers are not 16-byte aligned: "
                                   "tile edges staggered so the vectors stay aligned both ways (H200 10007x9973: "
-                                  "68-86% of copy vs 37-69% for tiled)"});
+                                  "i8 74, f16 86, f32 82, f64 91% of copy vs 37-69% for tiled)"});
       if (m.batch_rank > 1 || std::min(m.rows, m.cols) < 32) {
         if (runs) c.push_back({"permute_runs", kRunsReason});
         c.push_back({"permute_packed", "permutation whose strides rule out 16-byte vectors: packed boxes"});

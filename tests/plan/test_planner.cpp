@@ -324,6 +324,32 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
   }
 }
 
+// skew_tile's raw layout (kernels/skew_tile.cuh skew_load_raw): taken for the input leading
+// dimensions kRawMask names, at the row pitch whose gather the bank model counts fewest wavefronts
+// for; scripts/skew_pitch.py, a separate replay of the same accesses, gives for 10007 output columns of
+// 1 byte: L = 12 7.0 wavefronts per instruction at Pr = 144, 4.0 at 160-192; L = 2 3.5, 2.0, 3.5, 2.0;
+// L = 5 2.0 at every Pr (the smallest kept).
+TEST_F(GpuPlanner, SkewTilePitchFromTheBankModel) {
+  struct row {
+    transpose_desc d;
+    int pitch;  // Pr, 0: the scatter
+  };
+  auto t = [](i64 rows, i64 cols, int eb) { return transpose_desc{.rows = rows, .cols = cols, .elem_bytes = eb}; };
+  const std::vector<row> rows = {
+      {t(10007, 10012, 1), 160}, {t(10007, 10002, 1), 160}, {t(10007, 9973, 1), 144},
+      {t(10007, 10004, 1), 0},   {t(10007, 10008, 1), 0},   {t(10007, 10014, 1), 0},  // L = 4, 8, 14: scatter
+      {t(16383, 16385, 2), 72},  {t(10007, 10002, 2), 0},   {t(10007, 9971, 2), 0},   // f16: L = 1 and 5 only
+      {t(10007, 9973, 4), 0},
+  };
+  for (const auto& r : rows) {
+    plan_data pd;
+    std::string why;
+    ASSERT_EQ(plan_t(r.d, gpu("skew_tile"), &pd, &why), status::kSuccess) << why;
+    EXPECT_EQ(pd.launch.skew_pitch, r.pitch) << pd.prob.describe() << " elem " << r.d.elem_bytes;
+    EXPECT_NE(pd.launch_note.find(r.pitch ? "as they stand" : "scattered"), std::string::npos) << pd.launch_note;
+  }
+}
+
 // The rules that pick the classic tile set its block height: 32 x 16 for large 16-byte matrices,
 // 32 x 4 / 32 x 8 for 4- / 8-byte ones with sector-aligned output rows, the default 32 x 8 for the
 // small ones (tiled_small_wins).

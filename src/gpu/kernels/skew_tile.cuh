@@ -108,9 +108,10 @@ __device__ __forceinline__ void skew_load_scatter(const T* __restrict__ in, cons
 // kRawMask names (1- and 2-byte elements, sixteenth session). Chunk k of tile row h, the aligned 16
 // bytes from column c0 - a_h + k * V (a_h: the row's misalignment), is stored as it stands, one
 // 16-byte shared store, at tile index h * Pr + V * f_h + k * V, where a_0 + h * L = V * f_h + a_h
-// (L = ld_in mod V, a compile-time constant; a_0: row 0's misalignment) and Pr is a multiple of V.
-// Element (h, x) then sits at h * Pe + a_0 + x with Pe = Pr + L: linear in h, so the gather reads a
-// vector at fixed steps Pe, immediate offsets, as from the scattered layout. Pe = L mod V whatever
+// (L = ld_in mod V, a compile-time constant; a_0: row 0's misalignment) and Pr is a multiple of V
+// (configure.cpp chooses it by the bank model for the output's leading dimension). Element (h, x)
+// then sits at h * Pe + a_0 + x with Pe = Pr + L: linear in h, so the gather reads a vector at fixed
+// steps Pe, as from the scattered layout. Pe = L mod V whatever
 // Pr is, so leading dimensions of whole vectors (L = 0) would put a gather's 8 lanes, V rows apart,
 // on one bank: those keep the scatter. Every chunk is loaded before any is stored (registers, as the
 // scatter). Chunks that leave the matrix are loaded element by element.
@@ -126,13 +127,12 @@ __device__ __forceinline__ void skew_load_scatter(const T* __restrict__ in, cons
 // 65-69); 4-byte elements (the scatter is 4 stores a chunk there: 82-93 -> 68-83 raw).
 template <class T, class shape, int L>
 __device__ __forceinline__ void skew_load_raw(const T* __restrict__ in, const matrix_view& m, T* tile, std::int64_t h0,
-                                              std::int64_t c0, std::int64_t in_off, int a0) {
+                                              std::int64_t c0, std::int64_t in_off, int a0, int pr) {
   constexpr int S = sizeof(T), V = 16 / S, U = 32 / S;
   constexpr int TR = shape::kRows, TC = shape::kCols, NT = shape::kThreads;
   constexpr int H = TR + U - 1;   // input rows per tile
   constexpr int KC = TC / V + 1;  // chunks per row
   constexpr int kItems = (H * KC + NT - 1) / NT;
-  constexpr int pr = skew_raw_pitch<S>(L);
   uint4 v[kItems];
   int dst[kItems];  // tile index of item it's chunk; -1: nothing to store from registers
 #pragma unroll
@@ -166,7 +166,7 @@ __device__ __forceinline__ void skew_load_raw(const T* __restrict__ in, const ma
 
 template <class T, class shape = skew_tile_shape<sizeof(T)>, bool Down = shape::kDown, int Lraw = -1>
 __global__ void __launch_bounds__(shape::kThreads, shape::kMinBlocks)
-    skew_tile_kernel(const T* __restrict__ in, T* __restrict__ out, matrix_view m) {
+    skew_tile_kernel(const T* __restrict__ in, T* __restrict__ out, matrix_view m, int pr = 0) {  // pr: Raw's Pr
   constexpr int S = sizeof(T), V = 16 / S, U = 32 / S;
   constexpr int TR = shape::kRows, TC = shape::kCols, NT = shape::kThreads, P = shape::kPitch;
   constexpr int kWarps = NT / 32;
@@ -176,9 +176,9 @@ __global__ void __launch_bounds__(shape::kThreads, shape::kMinBlocks)
   constexpr int kStores = TC * kVecsPerRow;
   constexpr int kStoreIters = kStores / NT;
   // Lraw >= 0 (skew_load_raw, for input leading dimensions = Lraw mod V): rows copied as they
-  // stand, tile index h * Pe + a_0 + x, Pe = Pr + Lraw (a constant: the gather's offsets are immediates).
+  // stand, tile index h * Pe + a_0 + x, Pe = pr + Lraw.
   constexpr bool Raw = Lraw >= 0;
-  constexpr int kRawPrMax = TC + V + 3 * V;     // skew_raw_pitch's largest
+  constexpr int kRawPrMax = TC + V + 3 * V;     // configure.cpp skew_raw_pitch_for's largest
   constexpr int kTileElems = Raw ? H * (kRawPrMax + V) + (TC / V + 1) * V : H * P;
   static_assert(P >= TC + 2 * V && TR % U == 0 && kStores % NT == 0 && NT % 32 == 0);
   static_assert(kVecsPerRow % 8 == 0 && TC % kLanesC == 0);
@@ -202,12 +202,11 @@ __global__ void __launch_bounds__(shape::kThreads, shape::kMinBlocks)
         const std::int64_t h0 = r0 - (U - 1);  // input row of tile row 0
 
         // Element (h, x) of the tile (input row h0 + h, column c0 + x) at tile[h * pe + x0 + x].
-        constexpr int pe = Raw ? skew_raw_pitch<S>(Raw ? Lraw : 0) + Lraw : P;
-        int x0 = V;
+        int pe = P, x0 = V;
         if constexpr (Raw) {
           const int a0 = static_cast<int>((in_mis + in_off + h0 * m.ld_in + c0) & (V - 1));  // two's complement: mod V
-          skew_load_raw<T, shape, Lraw>(in, m, tile, h0, c0, in_off, a0);
-          x0 = a0;
+          skew_load_raw<T, shape, Lraw>(in, m, tile, h0, c0, in_off, a0, pr);
+          pe = pr + Lraw, x0 = a0;
         } else {
           skew_load_scatter<T, shape>(in, m, tile, h0, c0, in_off, in_mis);
         }

@@ -139,36 +139,30 @@ struct skew_shape {
   static constexpr bool kDown = Down;
 };
 //
-// kRawMask, kRawSteps: the raw load phase (skew_tile.cuh skew_load_raw), rows stored as they stand at
-// a pitch Pe = Pr + L elements, L = the input leading dimension mod V. Bit L of kRawMask: take it for
-// that L; bits 2L, 2L + 1 of kRawSteps: Pr = kCols + V + V * steps. The steps are the fewest gather
-// wavefronts per instruction by the bank model's rule (scripts/skew_pitch.py S ROWS COLS raw): 1 B
-// odd L 1.6-2.0, L = 2 mod 4 2.5-2.8, L = 4 mod 8 4.1-4.3, L = 0 or 8 8.1-9.6; 2 B odd 1.3-1.9, L = 2, 6
-// 2.3, 4 4.0, 0 8.0; against 1.84 and 1.81 for the scattered layout's gather, which also pays its
-// scatter. The masks are measurements (H200 2026-11-30, by name, two rounds, % of copy scatter ->
-// raw, results/skew-raw-2026-11-30t*.json): 1 B L = 1 (16383x16385, 8191x8193) level, 5, 7, 11 +6 to
-// +20, 2, 6, 10, 12 +2 to +4, 4 -10 and 14 -7 (scatter kept, with 0 and 8), 3, 9, 13, 15 not measured
-// (taken, as the odd L measured); 2 B L = 1 +10-15, 5 +0-2, 3 and 7 -1 to -3, 2, 4, 6 -3 to -8 (scatter
-// kept); 4 B none (the raw layout lost 2-25 points to the scatter's 4 stores a chunk); 8 B not tried.
+// kRawMask: the raw load phase (skew_tile.cuh skew_load_raw), rows stored as they stand at a pitch
+// Pe = Pr + L elements, L = the input leading dimension mod V: bit L says whether it is taken for that
+// L. Pr (kCols + V + V * steps, steps 0-3) is chosen per problem by the bank model
+// (configure.cpp skew_raw_pitch_for). The masks are measurements (H200 2026-11-30, by name, two
+// rounds, % of copy scatter -> raw with a pitch chosen for every output leading dimension at once,
+// results/skew-raw-2026-11-30t*.json): 1 B L = 1 (16383x16385, 8191x8193) level, 5, 7, 11 +6 to +20,
+// 2, 6, 10, 12 +2 to +4, 4 -10 and 14 -7 (scatter kept, with 0 and 8; the model gives 4 and 6 wavefronts
+// per gather there at 10007 output columns), 3, 9, 13, 15 not measured (taken, as the odd L
+// measured); 2 B L = 1 +10-15, 5 +0-2, 3 and 7 -1 to -3, 2, 4, 6 -3 to -8 (scatter kept); 4 B none
+// (the raw layout lost 2-25 points to the scatter's 4 stores a chunk); 8 B not tried. L = 0 is never
+// taken: Pe = L mod V puts a gather's 8 lanes, V rows apart, on one bank.
 template <int S> struct skew_tile_shape;
 template <> struct skew_tile_shape<1> : skew_shape<128, 128, 256, 173, 4, false> {
-  static constexpr unsigned kRawMask = 0xbeee, kRawSteps = 0x10100010;  // L = 2, 10, 14: Pr = 160
+  static constexpr unsigned kRawMask = 0xbeee;
 };
 template <> struct skew_tile_shape<2> : skew_shape<64, 64, 128, 81, 8> {
-  static constexpr unsigned kRawMask = 0x22, kRawSteps = 0;
+  static constexpr unsigned kRawMask = 0x22;
 };
 template <> struct skew_tile_shape<4> : skew_shape<32, 32, 64, 41> {
-  static constexpr unsigned kRawMask = 0, kRawSteps = 0;
+  static constexpr unsigned kRawMask = 0;
 };
 template <> struct skew_tile_shape<8> : skew_shape<32, 32, 64, 37> {
-  static constexpr unsigned kRawMask = 0, kRawSteps = 0;
+  static constexpr unsigned kRawMask = 0;
 };
-// The raw layout's row pitch Pr (elements, a multiple of V) for input leading dimensions = L mod V.
-template <int S>
-constexpr int skew_raw_pitch(int L) {
-  using sh = skew_tile_shape<S>;
-  return sh::kCols + 16 / S + 16 / S * static_cast<int>((sh::kRawSteps >> (2 * L)) & 3u);
-}
 
 // tma_tile (kernels/tma_tile.cuh): a tile of NPO x NPI 128-byte panels (TR = NPO * 128 / S input rows,
 // TC = NPI * 128 / S input cols), kThreads threads, kOutBufs output buffers, kStages input stages,
