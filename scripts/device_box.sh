@@ -6,7 +6,8 @@
 #            (default the same test) (GPU 1);
 #     suite: `xpose bench --suite permute` for TYPES0 on GPU 0 and TYPES1 on GPU 1 (defaults "i8"
 #            and "f16"), VARIANTS (default auto,permute_box), JSON per type in $OUT;
-#     profile: Nsight Compute on permute_box for CASES ("extents perm dtype;..."), GPU 0.
+#     profile: Nsight Compute on permute_box for CASES ("extents perm dtype;..."), GPU 0; STALLS=1
+#            adds each stall reason's warps per issued instruction.
 set -uo pipefail
 B=$(cd "${1:?usage: scripts/device_box.sh BIN}" && pwd)
 OUT=${OUT:-$PWD/device-out}
@@ -34,6 +35,12 @@ if [ $prof = 1 ]; then
       --section SchedulerStats --section MemoryWorkloadAnalysis --print-summary none \
       $X bench --extents "$e" --perm "$p" --dtype "$t" --variants "${PVARIANT:-permute_box}" --reps 1 --warmup 1 2>&1 |
       grep -vE "^==PROF==|^\s*$|----|^          " | cut -c1-160 | head -${LINES:-400}
+    if [ "${STALLS:-0}" = 1 ]; then  # why warps wait: each stall reason per issued instruction
+      CUDA_VISIBLE_DEVICES=0 ncu --kernel-name regex:"${KERNEL:-permute_box}" --launch-skip 1 --launch-count 1 \
+        --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' --print-summary none \
+        $X bench --extents "$e" --perm "$p" --dtype "$t" --variants "${PVARIANT:-permute_box}" --reps 1 --warmup 1 2>&1 |
+        grep -E "stalled|error|ERROR" | sort -k3 -g -r | head -24
+    fi
   done > "$OUT/box-profile.log" 2>&1
 fi
 if [ $bench = 1 ]; then suite 0 "${TYPES0:-i8}" & fi
