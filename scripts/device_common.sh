@@ -1,6 +1,7 @@
-# Sourced by the per-call device scripts (device_batch.sh, device_tma.sh, device_odd.sh): the
+# Sourced by the per-call device scripts (device_batch.sh, device_tma.sh, device_odd.sh, ...): the
 # binaries' folder B (BIN, default .devbin: binaries built on the development machine, with
-# libgomp.so.1 for their host code), the output folder OUT, the clock (SECONDS), and device_alltests.
+# libgomp.so.1 for their host code), the output folder OUT, the clock (SECONDS), and the helpers
+# device_alltests, device_cases and device_ncu_skew.
 B=${BIN:-.devbin}
 export LD_LIBRARY_PATH=$PWD/$B:${LD_LIBRARY_PATH:-}
 OUT=${OUT:-/tmp/out}
@@ -18,4 +19,27 @@ device_alltests() {
       grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" | head -8
     echo "all tests done at ${SECONDS}s"
   ) > "$OUT/tests-all.log" 2>&1 &
+}
+
+# `xpose bench --variants auto` (binary $3, default xpose) on each "extents perm dtype" line of file
+# $1 (- : standard input), ten repetitions: $OUT/$2-N.json for line N.
+device_cases() {
+  local i=0 ext perm dt
+  while read -r ext perm dt; do
+    i=$((i + 1))
+    timeout 60 "$B/${3:-xpose}" bench --variants auto --extents "$ext" --perm "$perm" --dtype "$dt" --reps 10 \
+      --warmup 2 --json "$OUT/$2-$i.json" > /dev/null 2>&1
+  done < <(if [ "$1" = - ]; then cat; else cat "$1"; fi)
+}
+
+# Nsight Compute on skew_tile at 10007x9973 for each dtype argument, $NCU_LAUNCHES launches (default
+# 1) after two: $OUT/ncu-skew-T.txt.
+device_ncu_skew() {
+  local t
+  for t in "$@"; do
+    timeout 200 ncu --kernel-name regex:skew --launch-skip 2 --launch-count "${NCU_LAUNCHES:-1}" --section SpeedOfLight \
+      --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy --section LaunchStats \
+      --section MemoryWorkloadAnalysis_Tables "$B/xpose" bench --variants skew_tile --shapes 10007x9973 --dtype "$t" \
+      --reps 2 --warmup 1 > "$OUT/ncu-skew-$t.txt" 2>&1
+  done
 }

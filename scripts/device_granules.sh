@@ -31,12 +31,7 @@ for mode in "$@"; do
     suite)
       for x in $bins; do
         [ -x "$B/$x" ] || continue
-        i=0
-        while read -r ext perm dt; do
-          i=$((i + 1))
-          timeout 60 $B/$x bench --variants auto --extents "$ext" --perm "$perm" --dtype "$dt" --reps 10 --warmup 2 \
-            --json "$OUT/suite-$x-$i.json" > /dev/null 2>&1
-        done <<'CASES'
+        device_cases - "suite-$x" "$x" <<'CASES'
 360,163,56,81 2,3,1,0 i8
 21024,8,14,19,6 2,3,4,1,0 i8
 180,163,56,81 2,3,1,0 f16
@@ -45,20 +40,10 @@ CASES
       done
       echo "suite done at ${SECONDS}s" ;;
     verify)
-      i=0
-      while read -r ext perm dt; do
-        i=$((i + 1))
-        timeout 60 $B/xpose bench --variants auto --extents "$ext" --perm "$perm" --dtype "$dt" --reps 10 --warmup 2 \
-          --json "$OUT/verify-suite-$i.json" > /dev/null 2>&1
-      done < "$(dirname "$0")/tiled_suite_cases.txt"
+      device_cases "$(dirname "$0")/tiled_suite_cases.txt" verify-suite
       echo "verify done at ${SECONDS}s" ;;
     ncu)
-      for t in i8 f16; do
-        timeout 200 ncu --kernel-name regex:skew --launch-skip 2 --launch-count 1 --section SpeedOfLight \
-          --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy --section LaunchStats \
-          --section MemoryWorkloadAnalysis_Tables $B/xpose bench --variants skew_tile --shapes 10007x9973 --dtype $t \
-          --reps 2 --warmup 1 > "$OUT/ncu-skew-$t.txt" 2>&1
-      done
+      device_ncu_skew i8 f16
       echo "ncu done at ${SECONDS}s" ;;
   esac
 done

@@ -37,12 +37,7 @@ for mode in "$@"; do
       done
       echo "small done at ${SECONDS}s" ;;
     ncu)
-      for t in i8 f32; do
-        timeout 200 ncu --kernel-name regex:skew --launch-skip 2 --launch-count 2 --section SpeedOfLight \
-          --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy --section LaunchStats \
-          --section MemoryWorkloadAnalysis_Tables $B/xpose bench --variants skew_tile --shapes 10007x9973 --dtype $t \
-          --reps 2 --warmup 1 > "$OUT/ncu-skew-$t.txt" 2>&1
-      done
+      NCU_LAUNCHES=2 device_ncu_skew i8 f32
       echo "ncu done at ${SECONDS}s" ;;
   esac
 done

@@ -78,12 +78,7 @@ for mode in "$@"; do
       timeout 150 $B/xpose bench --variants auto --baseline cublas --dtype f32,f64,c128 --reps 10 --warmup 2 \
         --shapes 10007x9973,16383x16385,8191x8193,16383x16384,10000x10007,16384x16383,4096x4096,16384x16384,10000x10000 \
         --json "$OUT/verify-2d.json" > /dev/null 2>&1
-      i=0
-      while read -r ext perm dt; do
-        i=$((i + 1))
-        timeout 60 $B/xpose bench --variants auto --extents "$ext" --perm "$perm" --dtype "$dt" --reps 10 --warmup 2 \
-          --json "$OUT/verify-suite-$i.json" > /dev/null 2>&1
-      done < "$(dirname "$0")/tiled_suite_cases.txt"
+      device_cases "$(dirname "$0")/tiled_suite_cases.txt" verify-suite
       echo "verify done at ${SECONDS}s" ;;
     odd)
       for round in 1 2; do
