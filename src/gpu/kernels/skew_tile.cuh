@@ -111,10 +111,10 @@ __device__ __forceinline__ void skew_load_scatter(const T* __restrict__ in, cons
 // (L = ld_in mod V, a compile-time constant; a_0: row 0's misalignment) and Pr is a multiple of V
 // (configure.cpp chooses it by the bank model for the output's leading dimension). Element (h, x)
 // then sits at h * Pe + a_0 + x with Pe = Pr + L: linear in h, so the gather reads a vector at fixed
-// steps Pe, as from the scattered layout. Pe = L mod V whatever
-// Pr is, so leading dimensions of whole vectors (L = 0) would put a gather's 8 lanes, V rows apart,
-// on one bank: those keep the scatter. Every chunk is loaded before any is stored (registers, as the
-// scatter). Chunks that leave the matrix are loaded element by element.
+// steps Pe, as from the scattered layout. Pe = L mod V whatever Pr is, so leading dimensions of
+// whole vectors (L = 0) would put a gather's 8 lanes, V rows apart, on one bank: those keep the
+// scatter. Every chunk is loaded before any is stored (registers, as the scatter). Chunks that
+// leave the matrix are loaded element by element.
 // Why: the scatter cost 16 (1 B) or 8 (2 B) shared stores per chunk, 2.1-way conflicted: 10007x9973
 // i8 ran with the L1 at 96% of its peak, 4.4 M store requests against 3.2 M gather loads (Nsight
 // Compute, H200, 2026-11-30, results/ncu-skew-tile-i8-2026-11-30r.txt). H200 2026-11-30, by name, %
@@ -134,7 +134,7 @@ __device__ __forceinline__ void skew_load_raw(const T* __restrict__ in, const ma
   constexpr int KC = TC / V + 1;  // chunks per row
   constexpr int kItems = (H * KC + NT - 1) / NT;
   uint4 v[kItems];
-  int dst[kItems];  // tile index of item it's chunk; -1: nothing to store from registers
+  int dst[kItems];  // the tile index of chunk it; -1: nothing to store from registers
 #pragma unroll
   for (int it = 0; it < kItems; ++it) {
     dst[it] = -1;
