@@ -433,7 +433,7 @@ TEST(GpuRandom, RowCopies) {
 void random_word_gathers(const std::string& variant, int cases, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
-  int gathered = 0;
+  int gathered = 0, whole = 0;
   for (int c = 0; c < cases; ++c) {
     const int rank = static_cast<int>(pick(2, 5)), eb = static_cast<int>(pick(1, 2));
     xpose::permute_desc d;
@@ -456,15 +456,21 @@ void random_word_gathers(const std::string& variant, int cases, std::uint64_t se
     }
     xpose::detail::gpu::box_params p;
     const char* reason = "";
-    if (xpose::detail::gpu::box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason))
-      gathered += p.words;
+    const bool planned = xpose::detail::gpu::box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason);
     const std::int64_t in_off = pick(0, 16 / eb - 1), out_off = c % 3 == 1 ? 0 : pick(0, 16 / eb - 1);
+    if (planned && p.words) {
+      ++gathered;
+      whole += !xpose::detail::gpu::box_words_converged(p, eb, static_cast<int>(out_off) * eb);
+    }
     const std::string err = run_case(d, eb, in_off, out_off, 12000 + c, variant);
     ASSERT_EQ(err, "") << variant << " case " << c << " extents " << fmt::format("{}", fmt::join(d.extents, ","))
                        << " perm " << fmt::format("{}", fmt::join(d.perm, ",")) << " elem " << eb << " offsets "
                        << in_off << "/" << out_off << (p.words ? " (word gather)" : "");
   }
   EXPECT_GT(gathered, cases / 8);  // 62 of 400 when written
+  // Both forms of the word store (box_words_converged).
+  EXPECT_GT(whole, cases / 50);
+  EXPECT_GT(gathered - whole, cases / 50);
 }
 
 TEST(GpuRandom, PermuteBox) {

@@ -25,6 +25,9 @@ namespace {
 using xpose::detail::problem;
 using namespace xpose::detail::gpu;
 
+// Word-gather store items emulated in each of box_store_words' two forms, over all calls.
+long whole_chunk_items = 0, converged_items = 0;
+
 // in_mis / out_mis: misalignment of the pointers, in elements past a 16-byte boundary.
 std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mis_e, int out_mis_e,
                     std::uint64_t seed) {
@@ -127,29 +130,72 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
         }
         if (!live0 || first >= out_run_bytes) continue;
         if (first % s) return "an output chunk splits an element";
-        const int b0 = first / s;
-        const bool vector = first >= 0 && first + 16 <= out_run_bytes;
-        box_wide gw;
-        if (vector && p.wide) gw = box_wide_of(p, gtab.data(), base, b0, V);
-        for (int i = 0; i < V; ++i) {
-          const int b = b0 + i;
-          if (b < 0 || b * s >= out_run_bytes) {
-            if (vector) return "a vector reads outside its run";
-            continue;
+        if (!box_words_converged(p, s, out_mis)) {
+          // As box_store_words' whole-chunk form: a vector gathered from element first / s where the
+          // chunk is whole, else the run's own elements of the chunk one by one.
+          const int b0 = first / s;
+          const bool vector = first >= 0 && first + 16 <= out_run_bytes;
+          box_wide gw;
+          if (vector && p.wide) gw = box_wide_of(p, gtab.data(), base, b0, V);
+          for (int i = 0; i < V; ++i) {
+            const int b = b0 + i;
+            if (b < 0 || b * s >= out_run_bytes) {
+              if (vector) return "a vector reads outside its run";
+              continue;
+            }
+            const int lin = vector && p.wide ? (i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch
+                                             : base + gtab[box_gtab_index(p, b)];
+            if (lin != base + box_gtab_of(p, b)) return "the word gather's address differs from the table's";
+            const int at = box_phys(p, lin);
+            if (at % 4 || at < 0 || at + 4 > p.tile_bytes) return "a shared word outside the tile or unaligned";
+            for (int m = 0; m < g.members; ++m) {
+              const int r = g.run0 + m * p.wg_lo;
+              if (!(o.full || packed_in_bounds(o, out_cut[r]))) continue;
+              const std::int64_t rs = tout + static_cast<std::int64_t>(out_off[r]) * s;
+              if (vector && (out_mis + rs + first) % 16) return "an output vector is not aligned";
+              for (int e = 0; e < s; ++e) {
+                if (smem[at + m * s + e] < 0) return fmt::format("tile {}: shared byte {} read holding no run byte", t, at + m * s + e);
+                if (!io.put(rs + first + std::int64_t{i} * s + e, static_cast<unsigned char>(smem[at + m * s + e])))
+                  return "a store outside the output";
+              }
+            }
           }
-          const int lin = vector && p.wide ? (i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch
-                                           : base + gtab[box_gtab_index(p, b)];
+          ++whole_chunk_items;
+          continue;
+        }
+        ++converged_items;
+        // As box_store_words' converged form: V words gathered from element `from` of the run (indices clamped in
+        // runs shorter than a chunk), then each live run's chunk stored by store_run_chunk: one
+        // vector where the chunk is whole, else its own elements.
+        const int len = out_run_bytes / s;
+        const int from = len >= V ? std::min(first > 0 ? first / s : 0, len - V) : 0;
+        const box_wide gw = box_wide_of(p, gtab.data(), base, from, len < V ? len : V);
+        std::vector<int> word_at(V);
+        for (int i = 0; i < V; ++i) {
+          const int k = len < V ? std::min(i, len - 1) : i;
+          const int b = from + k;
+          if (b < 0 || b >= len) return "a gather reads outside its run";
+          const int lin = p.wide ? (k < gw.w ? gw.pre : gw.post) + k * p.out_fast_pitch : base + gtab[box_gtab_index(p, b)];
           if (lin != base + box_gtab_of(p, b)) return "the word gather's address differs from the table's";
-          const int at = box_phys(p, lin);
-          if (at % 4 || at < 0 || at + 4 > p.tile_bytes) return "a shared word outside the tile or unaligned";
-          for (int m = 0; m < g.members; ++m) {
-            const int r = g.run0 + m * p.wg_lo;
-            if (!(o.full || packed_in_bounds(o, out_cut[r]))) continue;
-            const std::int64_t rs = tout + static_cast<std::int64_t>(out_off[r]) * s;
-            if (vector && (out_mis + rs + first) % 16) return "an output vector is not aligned";
+          word_at[i] = box_phys(p, lin);
+          if (word_at[i] % 4 || word_at[i] < 0 || word_at[i] + 4 > p.tile_bytes) return "a shared word outside the tile or unaligned";
+        }
+        const bool vector = first >= 0 && first + 16 <= out_run_bytes;
+        for (int m = 0; m < g.members; ++m) {
+          const int r = g.run0 + m * p.wg_lo;
+          if (!(o.full || packed_in_bounds(o, out_cut[r]))) continue;
+          const std::int64_t rs = tout + static_cast<std::int64_t>(out_off[r]) * s;
+          if (vector && (out_mis + rs + first) % 16) return "an output vector is not aligned";
+          // store_run_chunk: elements from + i for i in [lo, hi), every one of a whole chunk.
+          const int lo = vector ? first / s - from : std::max(0, first / s - from);
+          const int hi = vector ? lo + V : std::min(first / s - from + V, len - from);
+          if (vector && lo != first / s - from) return "a vector's elements are not the chunk's";
+          for (int i = lo; i < hi; ++i) {
+            if (i < 0 || i >= V) return "a store outside the gathered elements";
             for (int e = 0; e < s; ++e) {
-              if (smem[at + m * s + e] < 0) return fmt::format("tile {}: shared byte {} read holding no run byte", t, at + m * s + e);
-              if (!io.put(rs + first + std::int64_t{i} * s + e, static_cast<unsigned char>(smem[at + m * s + e])))
+              const int at = word_at[i] + m * s + e;
+              if (smem[at] < 0) return fmt::format("tile {}: shared byte {} read holding no run byte", t, at);
+              if (!io.put(rs + std::int64_t{from + i} * s + e, static_cast<unsigned char>(smem[at])))
                 return "a store outside the output";
             }
           }
@@ -272,7 +318,8 @@ TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
 // its end where it is odd).
 TEST(BoxTile, WordGatherRandomPermutations) {
   std::mt19937_64 rng(20261130);
-  int planned = 0, gathered = 0, partial = 0, wide = 0, narrow = 0, swizzled = 0, cut = 0, exact = 0;
+  int planned = 0, gathered = 0, partial = 0, wide = 0, narrow = 0, swizzled = 0, cut = 0, exact = 0, whole_form = 0;
+  const long whole_before = whole_chunk_items, converged_before = converged_items;
   for (int c = 0; c < 600; ++c) {
     const int rank = 2 + static_cast<int>(rng() % 4);
     xpose::permute_desc d;
@@ -314,6 +361,7 @@ TEST(BoxTile, WordGatherRandomPermutations) {
     swizzled += p.words && p.swizzle != kBoxPlain;
     cut += p.words && (p.cut_a != kPackedNoDim || p.cut_b != kPackedNoDim);
     exact += p.words && p.out_aligned && out_mis == 0;
+    whole_form += p.words && !box_words_converged(p, eb, out_mis * eb);
   }
   EXPECT_GT(planned, 150);
   // The planner takes the word gather's box in a fifth to a quarter of these (it depends on
@@ -327,6 +375,11 @@ TEST(BoxTile, WordGatherRandomPermutations) {
   EXPECT_GT(swizzled, 40);
   EXPECT_GT(cut, 8);
   EXPECT_GT(exact, 10);
+  // Both forms of the word store (box_words_converged), each over many chunks.
+  EXPECT_GT(whole_form, 10);
+  EXPECT_LT(whole_form, gathered - 10);
+  EXPECT_GT(whole_chunk_items - whole_before, 1000);
+  EXPECT_GT(converged_items - converged_before, 1000);
 }
 
 // The suite's worst cases for permute_packed and permute_runs (i8 at 7-17% of copy, runs of 24-80 B

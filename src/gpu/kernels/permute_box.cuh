@@ -41,7 +41,8 @@
 //      name, permute_box +4.3 points on average for i8 (28 of 56 cases by 5-15), +1.7 for f16, a
 //      few boxes with long aligned runs 3-6 points down (docs/performance.md, eleventh session).
 //      With the word gather (p.words, 1- and 2-byte elements: box_store_words), item u =
-//      (g, j) is chunk j of a group of 4 / s runs, gathered as words.
+//      (g, j) is chunk j of a group of 4 / s runs, gathered as words, converged the same way
+//      where runs have head or tail chunks (box_words_converged).
 //
 // What limits it (H200, Nsight Compute, 2026-11-30, [2048,256,512] perm 2,1,0 i8 at 45-59% of
 // copy), before the word gather: instructions. The gather cost about 8 per byte (address, swizzle,
@@ -57,7 +58,8 @@
 // not move them either. Not found yet.
 //
 // Launch geometry: block kBoxThreads; grid min(tiles, resident blocks), each block looping;
-// dynamic shared memory p.smem_bytes (5 blocks per SM; 4 for the byte word gather, fast_variants.cu).
+// dynamic shared memory p.smem_bytes (5 blocks per SM; 4 for the byte word gather and the
+// converged one, fast_variants.cu).
 #pragma once
 
 #include <cstdint>
@@ -104,8 +106,10 @@ __device__ __forceinline__ void box_words_to_runs(const std::uint32_t (&w)[16 / 
 
 // The store phase with the word gather (box_tile.hpp): item u = (g, j) is chunk j of group g's
 // runs, whose chunks start at the same alignment; V words gathered, transposed in registers, and a
-// 16-byte store per run (element by element at a run's ends).
-template <class T, int Mode>
+// 16-byte store per run (element by element at a run's ends). Two forms (box_words_converged says
+// which one a launch takes): Converged, every chunk gathered by one path; else whole chunks by the
+// vector path and the few head and tail chunks of edge tiles by an element path of their own.
+template <class T, int Mode, bool Converged>
 __device__ __forceinline__ void box_store_words(const box_params& p, const unsigned char* tile, const std::int32_t* gtab,
                                                 const std::int32_t* out_off, const std::uint32_t* out_cut,
                                                 const std::int32_t* out_base, const packed_origin& o,
@@ -126,48 +130,87 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
     const std::int64_t rs0 = tout + static_cast<std::int64_t>(out_off[g.run0]) * S;
     const int first = 16 * j - static_cast<int>((out_mis + rs0) & 15);
     if (first >= out_run_bytes) continue;
-    const int b0 = first / S;
     const int base = out_base[g.run0];
-    // Run t's chunk (null: the run is outside; the chunk itself may start before out); read again
-    // where it is stored, as registers are what this loop runs short of.
-    auto dst = [&](int t) -> unsigned char* {
-      const int r = g.run0 + t * p.wg_lo;
-      const bool live = t < g.members && (o.full || packed_in_bounds(o, out_cut[r]));
-      return live ? outb + (tout + static_cast<std::int64_t>(out_off[r]) * S + first) : nullptr;
-    };
-    if (first >= 0 && first + 16 <= out_run_bytes) {
+    if constexpr (Converged) {
+      // Every chunk gathers V words from `from` by the same code, head and tail chunks too (as the
+      // element gather, "Converged" above; indices clamped only in runs shorter than a chunk,
+      // uniform in the block); only the G stores differ (store_run_chunk). With a path of their
+      // own (a table load and G element stores per element), a warp with chunks of a few runs ran
+      // at 14.7 active threads of 32 (i8 [92,201,168,85] perm 3,2,1,0, Nsight Compute, H200,
+      // 2026-11-30, results/box-stalls-2026-11-30t.log).
+      const int len = out_run_bytes / S;
+      const int from = run_chunk_from<S>(first, len);
       std::uint32_t w[V];
-      if (p.wide) {
-        const box_wide gw = box_wide_of(p, gtab, base, b0, V);
+      auto gather = [&](auto clamp) {
+        constexpr bool kClamp = decltype(clamp)::value;
+        auto at = [&](int i) { return kClamp ? min(i, len - 1) : i; };
+        if (p.wide) {
+          const box_wide gw = box_wide_of(p, gtab, base, from, kClamp ? len : V);
 #pragma unroll
-        for (int i = 0; i < V; ++i)
-          w[i] = *reinterpret_cast<const std::uint32_t*>(
-              tile + box_phys_as<Mode>((i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch));
-      } else {
+          for (int i = 0; i < V; ++i)
+            w[i] = *reinterpret_cast<const std::uint32_t*>(
+                tile + box_phys_as<Mode>((at(i) < gw.w ? gw.pre : gw.post) + at(i) * p.out_fast_pitch));
+        } else {
 #pragma unroll
-        for (int i = 0; i < V; ++i)
-          w[i] = *reinterpret_cast<const std::uint32_t*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, b0 + i)]));
-      }
+          for (int i = 0; i < V; ++i)
+            w[i] = *reinterpret_cast<const std::uint32_t*>(
+                tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, from + at(i))]));
+        }
+      };
+      if (len >= V) gather(std::false_type{});  // uniform in the block
+      else gather(std::true_type{});
       uint4 r[G];
       box_words_to_runs<S>(w, r);
+      // Run t's stores (its bounds read again here, as registers are what this loop runs short of).
 #pragma unroll
-      for (int t = 0; t < G; ++t)
-        if (unsigned char* d = dst(t)) *reinterpret_cast<uint4*>(d) = r[t];
+      for (int t = 0; t < G; ++t) {
+        const int run = g.run0 + t * p.wg_lo;
+        if (t < g.members && (o.full || packed_in_bounds(o, out_cut[run])))
+          store_run_chunk<T>(outb + tout + static_cast<std::int64_t>(out_off[run]) * S, first, len, r[t]);
+      }
     } else {
+      const int b0 = first / S;
+      // Run t's chunk (null: the run is outside; the chunk itself may start before out); read
+      // again where it is stored, as registers are what this loop runs short of.
+      auto dst = [&](int t) -> unsigned char* {
+        const int r = g.run0 + t * p.wg_lo;
+        const bool live = t < g.members && (o.full || packed_in_bounds(o, out_cut[r]));
+        return live ? outb + (tout + static_cast<std::int64_t>(out_off[r]) * S + first) : nullptr;
+      };
+      if (first >= 0 && first + 16 <= out_run_bytes) {
+        std::uint32_t w[V];
+        if (p.wide) {
+          const box_wide gw = box_wide_of(p, gtab, base, b0, V);
 #pragma unroll
-      for (int i = 0; i < V; ++i) {
-        const int b = b0 + i;
-        if (b < 0 || b * S >= out_run_bytes) continue;
-        const int at = box_phys_as<Mode>(base + gtab[box_gtab_index(p, b)]);
+          for (int i = 0; i < V; ++i)
+            w[i] = *reinterpret_cast<const std::uint32_t*>(
+                tile + box_phys_as<Mode>((i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch));
+        } else {
+#pragma unroll
+          for (int i = 0; i < V; ++i)
+            w[i] = *reinterpret_cast<const std::uint32_t*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, b0 + i)]));
+        }
+        uint4 r[G];
+        box_words_to_runs<S>(w, r);
 #pragma unroll
         for (int t = 0; t < G; ++t)
-          if (unsigned char* d = dst(t)) reinterpret_cast<T*>(d)[i] = *reinterpret_cast<const T*>(tile + at + t * S);
+          if (unsigned char* d = dst(t)) *reinterpret_cast<uint4*>(d) = r[t];
+      } else {  // a head or tail chunk: element by element
+#pragma unroll
+        for (int i = 0; i < V; ++i) {
+          const int b = b0 + i;
+          if (b < 0 || b * S >= out_run_bytes) continue;
+          const int at = box_phys_as<Mode>(base + gtab[box_gtab_index(p, b)]);
+#pragma unroll
+          for (int t = 0; t < G; ++t)
+            if (unsigned char* d = dst(t)) reinterpret_cast<T*>(d)[i] = *reinterpret_cast<const T*>(tile + at + t * S);
+        }
       }
     }
   }
 }
 
-template <class T, int Mode, int MinBlocks, bool Words = false>
+template <class T, int Mode, int MinBlocks, bool Words = false, bool Converged = false>
 __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     permute_box_kernel(const T* __restrict__ in, T* __restrict__ out, box_params p) {
   constexpr int S = sizeof(T), V = 16 / S;
@@ -264,7 +307,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     if (tid == 0 && tile_id + gridDim.x < tiles) next_origin = packed_origin_of(p, tile_id + gridDim.x);
 
     if constexpr (Words) {
-      box_store_words<T, Mode>(p, tile, gtab, out_off, out_cut, out_base, o, outb, tout, out_mis, out_run_bytes);
+      box_store_words<T, Mode, Converged>(p, tile, gtab, out_off, out_cut, out_base, o, outb, tout, out_mis, out_run_bytes);
     } else {
     for (int u = tid; u < store_items; u += kBoxThreads) {
       const int r = static_cast<int>(nc_out.div.div(static_cast<std::uint32_t>(u)));

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# One device call (an H200 pair) to check a build before it is merged, and to refresh the
+# permutation suites. Binaries built on the development machine in BIN (default .devbin: xpose,
+# test_gpu, libgomp.so.1, and older builds for the A/B named in BINS).
+#   MEMCHECK=filter CASES=file BINS="xpose_main xpose" SUITE0="i8 f16" SUITE1="f32 f64" \
+#     SUITE_BINS="xpose_main xpose" TESTS=1 scripts/device_verify.sh
+# GPU 1: (TESTS=1, the default) the whole test_gpu, memcheck on the tests matching MEMCHECK
+#        (default GpuRandom.PermuteBox), then `xpose bench --suite permute --variants auto` for each
+#        type of SUITE1 with each build of SUITE_BINS1 (default SUITE_BINS, default xpose):
+#        $OUT/suite-TYPE-BUILD.json.
+# GPU 0: `auto` on each "extents perm dtype" line of CASES with each build of BINS, interleaved,
+#        two rounds ($OUT/cases-BUILD-ROUND-N.json), then the suite for each type of SUITE0 with
+#        each build of SUITE_BINS.
+set -u
+source "$(dirname "$0")/device_common.sh"
+suite() {  # builds, types...
+  local t x bins=$1
+  shift
+  for t in "$@"; do
+    for x in $bins; do
+      timeout 300 "$B/$x" bench --suite permute --dtype "$t" --variants auto --reps 5 --warmup 1 \
+        --json "$OUT/suite-$t-$x.json" > /dev/null 2>&1
+      echo "suite $t $x done at ${SECONDS}s"
+    done
+  done
+}
+tests=0
+if [ "${TESTS:-1}" = 1 ]; then
+  device_alltests "${MEMCHECK:-GpuRandom.PermuteBox}" 300
+  tests=$!
+fi
+(
+  while [ $tests != 0 ] && kill -0 $tests 2> /dev/null; do sleep 2; done
+  export CUDA_VISIBLE_DEVICES=1
+  suite "${SUITE_BINS1:-${SUITE_BINS:-xpose}}" ${SUITE1:-}
+) > "$OUT/suite1.log" 2>&1 &
+export CUDA_VISIBLE_DEVICES=0
+if [ -n "${CASES:-}" ]; then
+  for round in 1 2; do
+    for x in ${BINS:-xpose}; do
+      device_cases "$CASES" "cases-$x-$round" "$x"
+    done
+  done
+  echo "cases done at ${SECONDS}s"
+fi
+suite "${SUITE_BINS:-xpose}" ${SUITE0:-}
+wait
+cat "$OUT"/*.log
+cd "$OUT" && tar czf /tmp/verify.tgz . && find . -type f -delete && mv /tmp/verify.tgz .
