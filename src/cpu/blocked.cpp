@@ -137,6 +137,15 @@ constexpr i64 kStreamMinBytes = 4 << 20;
 // 7,6,0,4,3,2,5,1: 20-22 vs 47-48; [23,201,168,85] reversal 25-35 vs 31-41); the threshold lies
 // between the two groups.
 constexpr i64 kChainStreamMinTile = 16 << 10;
+// A direct chained tile is staged whole (run_tiles, direct_staged) when its base tile, one kernel
+// call without staging, is smaller than this. Interleaved runs on the 2-core machine, GB/s, every
+// round (docs/cpu.md "Seventeenth session"): [264,12,6,2,15,18,13,2] perm 7,4,1,3,6,2,0,5, 18 x 2
+// base tiles and a j chain of 13: i8 (36 B) 3.7, 3.8, 3.8, 3.1 -> 5.4, 5.2, 5.4, 5.5; f16 (72 B) 5.0,
+// 5.2, 5.3, 5.2 -> 7.7, 8.4, 8.3, 8.0; f32 (144 B) 7.9, 9.0, 9.9, 10.6 -> 9.8, 10.7, 9.4, 8.9, no clear
+// gain. [24,18,22,13,3,14,2,24] perm 7,1,4,6,3,2,0,5 (14 x 24 base tiles, a j chain of 2), staged with a
+// threshold of 2 KiB: i8 (336 B) 6.0, 6.3 -> 7.3, 5.6; f16 (672 B) 7.5, 7.7 -> 7.5, 9.2; f32 (1344 B)
+// 14.3, 14.4 -> 11.1, 11.1.
+constexpr i64 kDirectStagedBelow = 128;
 // Tiles are visited in macro blocks (macro_order) of this many bytes along each axis, one page of
 // every input and every output row they touch, and at most kMacroMaxRows elements a side, so that
 // the pages of a block (<= 2048) stay within the 3072-entry L2 TLB while the block is worked on:
@@ -230,6 +239,18 @@ bool rows_share_line_offset(const blocked_nest& n) {
   return aligned;
 }
 
+// Whether a tile of tj columns may read its j chain as j's continuation in the input (each link
+// one stride past the last), as a chained tile staged whole does: one kernel call over the whole
+// chain (chained_tile). make_nest chains by the bytes j's extent covers, so a broadcast j (stride
+// 0), or one whose stride exceeds the element, is chained but not continued; such tiles are
+// written directly, a kernel call per chain index.
+bool j_chain_continues(const blocked_nest& n, i64 tj) {
+  bool ok = n.j_chain_rank > 0 && tj == n.j.extent && n.j.in_stride == n.elem;
+  for (i64 k = 0, step = n.j.extent * n.elem; ok && k < n.j_chain_rank; step *= n.j_chain[k++].extent)
+    ok = n.j_chain[k].in_stride == step;
+  return ok;
+}
+
 tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_bytes) {
   tile_shape s;
   const i64 e = n.elem, ni = n.i.extent, nj = n.j.extent;
@@ -297,6 +318,8 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   if ((n.i_chain_rank || n.j_chain_rank) && !contiguous_rows && (row_bytes | n.j.out_stride) % 64 != 0 &&
       row_bytes * s.tj * JP < kChainStreamMinTile)
     s.stream = false;
+  // Streamed chained tiles are staged whole (j_chain_continues).
+  if (n.j_chain_rank && !j_chain_continues(n, s.tj)) s.stream = false;
   if (s.stream) {  // the staging buffer's rows: whole lines, plus one more line (run_tiles' `ext`)
     const i64 row = contiguous_rows ? row_bytes : round_up(row_bytes + 64, 64);
     if (n.j_chain_rank)
@@ -414,13 +437,14 @@ void chain_offsets(const std::array<loop_dim, kMaxRank>& c, int rank, i64 idx, i
 }
 
 // One tile of a nest with chains: ti x tj of the base axes, times every index of the i chain
-// (output columns) and of the j chain (output rows). With a staging buffer (`buf`) its output
-// rows, (i chain x ti) elements each and contiguous in the output, are streamed; the kernel covers
-// the whole j chain in one call, the input being contiguous along it.
+// (output columns) and of the j chain (output rows). With a staging buffer (`buf`) the kernel
+// covers the whole j chain in one call, the input being contiguous along it, and the tile's output
+// rows, (i chain x ti) elements each and contiguous in the output, are then streamed (`stream`)
+// or copied with ordinary stores; without one each (i, j) chain index is a kernel call of its own.
 // K and JP are the chains' counts for this tile: less than the full ones for the last block of a
 // chain link split with a remainder (blocked_nest::i_split, j_split).
 void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runner& tile, std::byte* buf, i64 ldb,
-                  const std::byte* src, std::byte* dst, i64 ti, i64 tj, i64 K, i64 JP) {
+                  bool stream, const std::byte* src, std::byte* dst, i64 ti, i64 tj, i64 K, i64 JP) {
   const i64 e = n.elem;
   i64 ki, ko, ji, jo;
   if (!buf) {
@@ -444,7 +468,9 @@ void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runn
     chain_offsets(n.j_chain, n.j_chain_rank, jp, &ji, &jo);
     std::byte* d = dst + jo;
     const std::byte* b = buf + jp * tj * ldb;
-    if (packed) {
+    if (!stream) {
+      for (i64 j = 0; j < tj; ++j) std::memcpy(d + j * n.j.out_stride, b + j * ldb, static_cast<std::size_t>(len));
+    } else if (packed) {
       kt.stream_copy(d, b, static_cast<std::size_t>(tj * len));
     } else if (whole_lines && reinterpret_cast<std::uintptr_t>(d) % 64 == 0) {
       kt.stream_lines(d, n.j.out_stride, b, ldb, tj, len);
@@ -537,6 +563,14 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   // alone 26-29 GB/s, transpose and stream alone 22-28, all three 14.0-14.7, the unstaged tile
   // 10.9-12.6 (docs/cpu.md "Seventh round").
   const bool staged = s.staged && lines && line_tiles && !chained && tile.simd && kt.stage_rows;
+  // Chained tiles written directly (small ones, choose_tiles) whose base tile is under
+  // kDirectStagedBelow bytes and whose j chain has more than one index: transposed into the staging
+  // buffer whole, one kernel call per i chain index, and copied out row by row, instead of one
+  // kernel call per (i, j) chain index.
+  const bool direct_staged = mode == store_mode::kDirect && j_chain_continues(n, s.tj) && n.j_chain_count() > 1 &&
+                             s.ti == ni &&
+                             n.i.out_stride == e && s.ti * s.tj * e < kDirectStagedBelow &&
+                             n.j_chain_count() * s.tj * ldb <= kBufBytes;
   const i64 staged_lds = staged_row_stride(s.tj, e), staged_cw = std::max<i64>(1, kStagedChunkBytes / e);
 
   const i64 tasks = n.outer_count() * nti * ntj;
@@ -555,7 +589,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   std::atomic<i64> next_task{0};
 #pragma omp parallel num_threads(threads)
   {
-    std::byte* const buf = mode == store_mode::kDirect ? nullptr : staging_buffer();
+    std::byte* const buf = mode == store_mode::kDirect && !direct_staged ? nullptr : staging_buffer();
     odometer cur(n);
     i64 bi = 0, bj = 0, cur_o = -1;
     for (;;) {
@@ -579,7 +613,8 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         const std::byte* src = in + cur.in + i0 * n.i.in_stride + j0 * n.j.in_stride;
         std::byte* dst = out + cur.out + i0 * n.i.out_stride + j0 * n.j.out_stride;
         if (chained) {
-          chained_tile(n, kt, tile, mode == store_mode::kLines ? buf : nullptr, ldb, src, dst, i1 - i0, j1 - j0,
+          chained_tile(n, kt, tile, mode == store_mode::kLines || direct_staged ? buf : nullptr, ldb,
+                       mode == store_mode::kLines, src, dst, i1 - i0, j1 - j0,
                        split_count(n.i_chain, n.i_chain_rank, n.i_split, n.i_split_extent, K, cur),
                        split_count(n.j_chain, n.j_chain_rank, n.j_split, n.j_split_extent, n.j_chain_count(), cur));
         } else if (mode == store_mode::kDirect || !buf) {

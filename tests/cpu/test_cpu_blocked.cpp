@@ -967,3 +967,40 @@ TEST(CpuBlocked, LargePermutationsStream) {
 }
 
 }  // namespace
+
+// Broadcast inputs (a zero input stride) whose nests chain along the broadcast axis: a tile must
+// not read the j chain as j's continuation (its links continue j's extent, not j's zero stride;
+// j_chain_continues). [M, 8, 17, 6] perm 0,3,2,1 with the fastest input dim broadcast and padded
+// output rows: j is that dim, its chain the 17. Until the seventeenth session the large ones (M =
+// 1000, 8- and 16-byte elements, rows 16 elements apart) were streamed, staged whole, and wrong
+// from output byte 128 on.
+TEST(CpuBlocked, BroadcastChains) {
+  for (const i64 m : {1, 40, 1000}) {
+    for (const int eb : kElemSizes) {
+      for (const i64 pad : {10, 16}) {  // output rows of the 17 apart by 10 or 16 elements
+        permute_desc d = pdesc({m, 8, 17, 6}, {0, 3, 2, 1}, eb);
+        d.in_strides = {8 * 108, 108, 6, 0};
+        d.out_strides = {6 * 17 * pad, 17 * pad, pad, 1};
+        std::string summary;
+        ASSERT_EQ(check_permute(d, 2, &summary), "") << m << " x " << eb << " B, pad " << pad << ": " << summary;
+        EXPECT_NE(summary.find("j chain x17"), std::string::npos) << summary;
+      }
+    }
+  }
+}
+
+// Direct chained tiles of a few elements a side with a long j chain, staged whole (run_tiles'
+// direct_staged, below kDirectStagedBelow): the suite's [264,12,6,2,15,18,13,2] perm
+// 7,4,1,3,6,2,0,5 layout (18 x 2 base tiles, a j chain of 13) at a few sizes, every element size.
+TEST(CpuBlocked, SmallChainedTilesStagedWhole) {
+  for (const i64 m : {5, 7}) {
+    for (const int eb : kElemSizes) {
+      const permute_desc d = pdesc({m, 12, 6, 2, 15, 18, 13, 2}, {7, 4, 1, 3, 6, 2, 0, 5}, eb);
+      for (const int threads : {1, 2}) {
+        std::string summary;
+        ASSERT_EQ(check_permute(d, threads, &summary), "") << m << " x " << eb << " B: " << summary;
+        EXPECT_NE(summary.find("j chain x13"), std::string::npos) << summary;
+      }
+    }
+  }
+}
