@@ -568,8 +568,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   // buffer whole, one kernel call per i chain index, and copied out row by row, instead of one
   // kernel call per (i, j) chain index.
   const bool direct_staged = mode == store_mode::kDirect && j_chain_continues(n, s.tj) && n.j_chain_count() > 1 &&
-                             s.ti == ni &&
-                             n.i.out_stride == e && s.ti * s.tj * e < kDirectStagedBelow &&
+                             s.ti == ni && n.i.out_stride == e && s.ti * s.tj * e < kDirectStagedBelow &&
                              n.j_chain_count() * s.tj * ldb <= kBufBytes;
   const i64 staged_lds = staged_row_stride(s.tj, e), staged_cw = std::max<i64>(1, kStagedChunkBytes / e);
 
