@@ -1004,3 +1004,42 @@ TEST(CpuBlocked, SmallChainedTilesStagedWhole) {
     }
   }
 }
+
+// Random permutations with one broadcast input dim at sizes that stream (outputs of 4-16 MiB), dense
+// or padded outputs, every element size: the paths the small random cases above never reach.
+TEST(CpuBlocked, RandomBroadcastsLarge) {
+  std::mt19937_64 rng(17);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int rank = 3 + trial % 4;
+    const int eb = kElemSizes[trial % 5];
+    permute_desc d;
+    d.elem_bytes = eb;
+    const i64 budget = (6 << 20) / eb;
+    i64 n = 1;
+    for (int k = 0; k < rank; ++k) {
+      i64 e = 1 + static_cast<i64>(rng() % (k == rank - 1 || rng() % 3 == 0 ? 9 : 40));
+      d.extents.push_back(e);
+      n *= e;
+    }
+    d.extents[static_cast<std::size_t>(rng() % rank)] *= std::max<i64>(1, budget / n);  // one long dim
+    d.perm.resize(static_cast<std::size_t>(rank));
+    for (int k = 0; k < rank; ++k) d.perm[static_cast<std::size_t>(k)] = k;
+    std::shuffle(d.perm.begin(), d.perm.end(), rng);
+    std::vector<i64> s(static_cast<std::size_t>(rank));
+    i64 acc = 1;
+    for (int k = rank - 1; k >= 0; --k) s[static_cast<std::size_t>(k)] = acc, acc *= d.extents[static_cast<std::size_t>(k)];
+    s[static_cast<std::size_t>(rng() % rank)] = 0;
+    d.in_strides = s;
+    if (trial % 2) {
+      std::vector<i64> o(static_cast<std::size_t>(rank));
+      acc = 1;
+      for (int k = rank - 1; k >= 0; --k) {
+        o[static_cast<std::size_t>(k)] = acc;
+        acc *= d.extents[static_cast<std::size_t>(d.perm[static_cast<std::size_t>(k)])] + static_cast<i64>(rng() % 3);
+      }
+      d.out_strides = o;
+    }
+    std::string summary;
+    ASSERT_EQ(check_permute(d, 2, &summary), "") << "trial " << trial << ": " << summary;
+  }
+}
