@@ -1019,6 +1019,7 @@ TEST(CpuBlocked, RandomBroadcastsLarge) {
     i64 n = 1;
     for (int k = 0; k < rank; ++k) {
       i64 e = 1 + static_cast<i64>(rng() % (k == rank - 1 || rng() % 3 == 0 ? 9 : 40));
+      while (n * e > budget / 4 && e > 1) e /= 2;  // the long dim below brings it to the budget
       d.extents.push_back(e);
       n *= e;
     }
@@ -1042,5 +1043,47 @@ TEST(CpuBlocked, RandomBroadcastsLarge) {
     }
     std::string summary;
     ASSERT_EQ(check_permute(d, 2, &summary), "") << "trial " << trial << ": " << summary;
+  }
+}
+
+// Random permutations at streaming sizes (outputs of 4-16 MiB) whose inputs are strided in every dim
+// (the fastest too: every other element, or rows padded), dense or padded outputs, every element size.
+TEST(CpuBlocked, RandomStridedLarge) {
+  std::mt19937_64 rng(23);
+  for (int trial = 0; trial < 30; ++trial) {
+    const int rank = 2 + trial % 5;
+    const int eb = kElemSizes[trial % 5];
+    permute_desc d;
+    d.elem_bytes = eb;
+    const i64 budget = (6 << 20) / eb;
+    i64 n = 1;
+    for (int k = 0; k < rank; ++k) {
+      i64 e = 1 + static_cast<i64>(rng() % (k == rank - 1 || rng() % 3 == 0 ? 9 : 40));
+      while (n * e > budget / 4 && e > 1) e /= 2;  // the long dim below brings it to the budget
+      d.extents.push_back(e);
+      n *= e;
+    }
+    d.extents[static_cast<std::size_t>(rng() % rank)] *= std::max<i64>(1, budget / n);
+    d.perm.resize(static_cast<std::size_t>(rank));
+    for (int k = 0; k < rank; ++k) d.perm[static_cast<std::size_t>(k)] = k;
+    std::shuffle(d.perm.begin(), d.perm.end(), rng);
+    std::vector<i64> s(static_cast<std::size_t>(rank));
+    i64 acc = trial % 3 == 0 ? 2 : 1;  // every other element along the fastest dim, or contiguous
+    for (int k = rank - 1; k >= 0; --k) {
+      s[static_cast<std::size_t>(k)] = acc;
+      acc *= d.extents[static_cast<std::size_t>(k)] + static_cast<i64>(rng() % 3);
+    }
+    d.in_strides = s;
+    if (trial % 2) {
+      std::vector<i64> o(static_cast<std::size_t>(rank));
+      acc = 1;
+      for (int k = rank - 1; k >= 0; --k) {
+        o[static_cast<std::size_t>(k)] = acc;
+        acc *= d.extents[static_cast<std::size_t>(d.perm[static_cast<std::size_t>(k)])] + static_cast<i64>(rng() % 3);
+      }
+      d.out_strides = o;
+    }
+    std::string summary;
+    ASSERT_EQ(check_permute(d, 1 + trial % 2, &summary), "") << "trial " << trial << ": " << summary;
   }
 }
