@@ -971,19 +971,22 @@ TEST(CpuBlocked, LargePermutationsStream) {
 // Broadcast inputs (a zero input stride) whose nests chain along the broadcast axis: a tile must
 // not read the j chain as j's continuation (its links continue j's extent, not j's zero stride;
 // j_chain_continues). [M, 8, 17, 6] perm 0,3,2,1 with the fastest input dim broadcast and padded
-// output rows: j is that dim, its chain the 17. Until the seventeenth session the large ones (M =
-// 1000, 8- and 16-byte elements, rows 16 elements apart) were streamed, staged whole, and wrong
-// from output byte 128 on.
+// output rows: j is that dim, its chain the 17; likewise with that dim at a stride of 2 (inputs may
+// alias: element (b, j) at 6b + 2j). Until the seventeenth session the large ones (M = 1000, rows 16
+// elements apart) were streamed, staged whole, and wrong.
 TEST(CpuBlocked, BroadcastChains) {
   for (const i64 m : {1, 40, 1000}) {
     for (const int eb : kElemSizes) {
       for (const i64 pad : {10, 16}) {  // output rows of the 17 apart by 10 or 16 elements
-        permute_desc d = pdesc({m, 8, 17, 6}, {0, 3, 2, 1}, eb);
-        d.in_strides = {8 * 108, 108, 6, 0};
-        d.out_strides = {6 * 17 * pad, 17 * pad, pad, 1};
-        std::string summary;
-        ASSERT_EQ(check_permute(d, 2, &summary), "") << m << " x " << eb << " B, pad " << pad << ": " << summary;
-        EXPECT_NE(summary.find("j chain x17"), std::string::npos) << summary;
+        for (const i64 js : {0, 2}) {    // broadcast, or every other element (aliasing)
+          permute_desc d = pdesc({m, 8, 17, 6}, {0, 3, 2, 1}, eb);
+          d.in_strides = {8 * 108, 108, 6, js};
+          d.out_strides = {6 * 17 * pad, 17 * pad, pad, 1};
+          std::string summary;
+          ASSERT_EQ(check_permute(d, 2, &summary), "")
+              << m << " x " << eb << " B, pad " << pad << ", j stride " << js << ": " << summary;
+          EXPECT_NE(summary.find("j chain x17"), std::string::npos) << summary;
+        }
       }
     }
   }
