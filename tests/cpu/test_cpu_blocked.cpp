@@ -1090,3 +1090,32 @@ TEST(CpuBlocked, RandomStridedLarge) {
     ASSERT_EQ(check_permute(d, 1 + trial % 2, &summary), "") << "trial " << trial << ": " << summary;
   }
 }
+
+// Random 2-D transposes at streaming sizes (4-12 MiB outputs): any shape, padded leading dimensions,
+// batches with padded batch strides, pointers at any element offset from a line, every element size.
+TEST(CpuBlocked, RandomTransposesLarge) {
+  std::mt19937_64 rng(29);
+  for (int trial = 0; trial < 30; ++trial) {
+    const int eb = kElemSizes[trial % 5];
+    const i64 elems = ((4 << 20) + static_cast<i64>(rng() % (8 << 20))) / eb;
+    const i64 batch = trial % 3 ? 1 : 1 + static_cast<i64>(rng() % 6);
+    const i64 rows = 1 + static_cast<i64>(rng() % (trial % 4 == 0 ? 40 : 5000));
+    const i64 cols = std::max<i64>(1, elems / batch / rows);
+    transpose_desc d = tdesc(rows, cols, eb);
+    d.batch = batch;
+    if (trial % 2) {
+      d.ld_in = cols + static_cast<i64>(rng() % 20);
+      d.ld_out = rows + static_cast<i64>(rng() % 20);
+    }
+    if (batch > 1 && trial % 4 == 3) {
+      d.batch_stride_in = rows * d.ld_in.value_or(cols) + static_cast<i64>(rng() % 100);
+      d.batch_stride_out = cols * d.ld_out.value_or(rows) + static_cast<i64>(rng() % 100);
+    }
+    const i64 out_off = static_cast<i64>(rng() % (64 / eb)) * eb, in_off = static_cast<i64>(rng() % (64 / eb)) * eb;
+    std::string summary;
+    ASSERT_EQ(check_transpose(d, 1 + trial % 2, out_off, in_off, &summary), "")
+        << "trial " << trial << ": " << batch << " x " << rows << "x" << cols << " " << eb << " B ld "
+        << d.ld_in.value_or(cols) << "/" << d.ld_out.value_or(rows) << " offsets " << in_off << "/" << out_off << ": "
+        << summary;
+  }
+}
