@@ -1119,3 +1119,46 @@ TEST(CpuBlocked, RandomTransposesLarge) {
         << summary;
   }
 }
+
+// Random permutations at streaming sizes with pointers at any element offset from a line, dense or
+// padded on either side, every element size: the alignment logic of the streamed paths (tile shifts,
+// `ext`, partial lines) on permutations rather than 2-D transposes.
+TEST(CpuBlocked, RandomPermutationsLargeOffsets) {
+  std::mt19937_64 rng(31);
+  for (int trial = 0; trial < 30; ++trial) {
+    const int rank = 3 + trial % 5;
+    const int eb = kElemSizes[trial % 5];
+    permute_desc d;
+    d.elem_bytes = eb;
+    const i64 budget = (6 << 20) / eb;
+    i64 n = 1;
+    for (int k = 0; k < rank; ++k) {
+      i64 e = 1 + static_cast<i64>(rng() % (k == rank - 1 || rng() % 3 == 0 ? 9 : 40));
+      while (n * e > budget / 4 && e > 1) e /= 2;
+      d.extents.push_back(e);
+      n *= e;
+    }
+    d.extents[static_cast<std::size_t>(rng() % rank)] *= std::max<i64>(1, budget / n);
+    d.perm.resize(static_cast<std::size_t>(rank));
+    for (int k = 0; k < rank; ++k) d.perm[static_cast<std::size_t>(k)] = k;
+    std::shuffle(d.perm.begin(), d.perm.end(), rng);
+    auto strides = [&](bool out) {
+      std::vector<i64> s(static_cast<std::size_t>(rank));
+      i64 acc = 1;
+      for (int k = rank - 1; k >= 0; --k) {
+        s[static_cast<std::size_t>(k)] = acc;
+        const int dim = out ? d.perm[static_cast<std::size_t>(k)] : k;
+        acc *= d.extents[static_cast<std::size_t>(dim)] + static_cast<i64>(rng() % 3);
+      }
+      return s;
+    };
+    if (trial % 3 == 1) d.in_strides = strides(false);
+    if (trial % 2 == 1) d.out_strides = strides(true);
+    const i64 out_off = static_cast<i64>(rng() % (64 / eb)) * eb, in_off = static_cast<i64>(rng() % (64 / eb)) * eb;
+    std::string summary;
+    ASSERT_EQ(check(d, 1 + trial % 2, span(d.extents, d.in_strides), span(out_extents(d), d.out_strides), out_off,
+                    in_off, &summary),
+              "")
+        << "trial " << trial << " offsets " << in_off << "/" << out_off << ": " << summary;
+  }
+}
