@@ -1008,6 +1008,44 @@ TEST(CpuBlocked, SmallChainedTilesStagedWhole) {
   }
 }
 
+namespace {
+
+// For the large random tests below: a permutation of `rank` dims and about 6 MiB, extents of 1-40
+// (1-9 for the last and a third of the others) with one stretched to the budget, in random order.
+permute_desc random_large_permutation(std::mt19937_64& rng, int rank, int eb) {
+  permute_desc d;
+  d.elem_bytes = eb;
+  const i64 budget = (6 << 20) / eb;
+  i64 n = 1;
+  for (int k = 0; k < rank; ++k) {
+    i64 e = 1 + static_cast<i64>(rng() % (k == rank - 1 || rng() % 3 == 0 ? 9 : 40));
+    while (n * e > budget / 4 && e > 1) e /= 2;  // the long dim below brings it to the budget
+    d.extents.push_back(e);
+    n *= e;
+  }
+  d.extents[static_cast<std::size_t>(rng() % rank)] *= std::max<i64>(1, budget / n);  // one long dim
+  d.perm.resize(static_cast<std::size_t>(rank));
+  for (int k = 0; k < rank; ++k) d.perm[static_cast<std::size_t>(k)] = k;
+  std::shuffle(d.perm.begin(), d.perm.end(), rng);
+  return d;
+}
+
+// Row-major strides of d's input (out: output) dims, the fastest `first` apart, each dim padded by
+// 0-2 elements where `pad`.
+std::vector<i64> random_strides(std::mt19937_64& rng, const permute_desc& d, bool out, i64 first, bool pad) {
+  const int rank = static_cast<int>(d.extents.size());
+  std::vector<i64> s(static_cast<std::size_t>(rank));
+  i64 acc = first;
+  for (int k = rank - 1; k >= 0; --k) {
+    s[static_cast<std::size_t>(k)] = acc;
+    const int dim = out ? d.perm[static_cast<std::size_t>(k)] : k;
+    acc *= d.extents[static_cast<std::size_t>(dim)] + (pad ? static_cast<i64>(rng() % 3) : 0);
+  }
+  return s;
+}
+
+}  // namespace
+
 // Random permutations with one broadcast input dim at sizes that stream (outputs of 4-16 MiB), dense
 // or padded outputs, every element size: the paths the small random cases above never reach. Before
 // j_chain_continues, trial 6 ([40,27,7,416] f16, the 7 broadcast) was wrong from output byte 157248.
@@ -1015,35 +1053,10 @@ TEST(CpuBlocked, RandomBroadcastsLarge) {
   std::mt19937_64 rng(17);
   for (int trial = 0; trial < 40; ++trial) {
     const int rank = 3 + trial % 4;
-    const int eb = kElemSizes[trial % 5];
-    permute_desc d;
-    d.elem_bytes = eb;
-    const i64 budget = (6 << 20) / eb;
-    i64 n = 1;
-    for (int k = 0; k < rank; ++k) {
-      i64 e = 1 + static_cast<i64>(rng() % (k == rank - 1 || rng() % 3 == 0 ? 9 : 40));
-      while (n * e > budget / 4 && e > 1) e /= 2;  // the long dim below brings it to the budget
-      d.extents.push_back(e);
-      n *= e;
-    }
-    d.extents[static_cast<std::size_t>(rng() % rank)] *= std::max<i64>(1, budget / n);  // one long dim
-    d.perm.resize(static_cast<std::size_t>(rank));
-    for (int k = 0; k < rank; ++k) d.perm[static_cast<std::size_t>(k)] = k;
-    std::shuffle(d.perm.begin(), d.perm.end(), rng);
-    std::vector<i64> s(static_cast<std::size_t>(rank));
-    i64 acc = 1;
-    for (int k = rank - 1; k >= 0; --k) s[static_cast<std::size_t>(k)] = acc, acc *= d.extents[static_cast<std::size_t>(k)];
-    s[static_cast<std::size_t>(rng() % rank)] = 0;
-    d.in_strides = s;
-    if (trial % 2) {
-      std::vector<i64> o(static_cast<std::size_t>(rank));
-      acc = 1;
-      for (int k = rank - 1; k >= 0; --k) {
-        o[static_cast<std::size_t>(k)] = acc;
-        acc *= d.extents[static_cast<std::size_t>(d.perm[static_cast<std::size_t>(k)])] + static_cast<i64>(rng() % 3);
-      }
-      d.out_strides = o;
-    }
+    permute_desc d = random_large_permutation(rng, rank, kElemSizes[trial % 5]);
+    d.in_strides = random_strides(rng, d, false, 1, false);
+    d.in_strides[static_cast<std::size_t>(rng() % rank)] = 0;
+    if (trial % 2) d.out_strides = random_strides(rng, d, true, 1, true);
     std::string summary;
     ASSERT_EQ(check_permute(d, 2, &summary), "") << "trial " << trial << ": " << summary;
   }
@@ -1054,38 +1067,9 @@ TEST(CpuBlocked, RandomBroadcastsLarge) {
 TEST(CpuBlocked, RandomStridedLarge) {
   std::mt19937_64 rng(23);
   for (int trial = 0; trial < 30; ++trial) {
-    const int rank = 2 + trial % 5;
-    const int eb = kElemSizes[trial % 5];
-    permute_desc d;
-    d.elem_bytes = eb;
-    const i64 budget = (6 << 20) / eb;
-    i64 n = 1;
-    for (int k = 0; k < rank; ++k) {
-      i64 e = 1 + static_cast<i64>(rng() % (k == rank - 1 || rng() % 3 == 0 ? 9 : 40));
-      while (n * e > budget / 4 && e > 1) e /= 2;  // the long dim below brings it to the budget
-      d.extents.push_back(e);
-      n *= e;
-    }
-    d.extents[static_cast<std::size_t>(rng() % rank)] *= std::max<i64>(1, budget / n);
-    d.perm.resize(static_cast<std::size_t>(rank));
-    for (int k = 0; k < rank; ++k) d.perm[static_cast<std::size_t>(k)] = k;
-    std::shuffle(d.perm.begin(), d.perm.end(), rng);
-    std::vector<i64> s(static_cast<std::size_t>(rank));
-    i64 acc = trial % 3 == 0 ? 2 : 1;  // every other element along the fastest dim, or contiguous
-    for (int k = rank - 1; k >= 0; --k) {
-      s[static_cast<std::size_t>(k)] = acc;
-      acc *= d.extents[static_cast<std::size_t>(k)] + static_cast<i64>(rng() % 3);
-    }
-    d.in_strides = s;
-    if (trial % 2) {
-      std::vector<i64> o(static_cast<std::size_t>(rank));
-      acc = 1;
-      for (int k = rank - 1; k >= 0; --k) {
-        o[static_cast<std::size_t>(k)] = acc;
-        acc *= d.extents[static_cast<std::size_t>(d.perm[static_cast<std::size_t>(k)])] + static_cast<i64>(rng() % 3);
-      }
-      d.out_strides = o;
-    }
+    permute_desc d = random_large_permutation(rng, 2 + trial % 5, kElemSizes[trial % 5]);
+    d.in_strides = random_strides(rng, d, false, trial % 3 == 0 ? 2 : 1, true);
+    if (trial % 2) d.out_strides = random_strides(rng, d, true, 1, true);
     std::string summary;
     ASSERT_EQ(check_permute(d, 1 + trial % 2, &summary), "") << "trial " << trial << ": " << summary;
   }
@@ -1126,34 +1110,10 @@ TEST(CpuBlocked, RandomTransposesLarge) {
 TEST(CpuBlocked, RandomPermutationsLargeOffsets) {
   std::mt19937_64 rng(31);
   for (int trial = 0; trial < 30; ++trial) {
-    const int rank = 3 + trial % 5;
     const int eb = kElemSizes[trial % 5];
-    permute_desc d;
-    d.elem_bytes = eb;
-    const i64 budget = (6 << 20) / eb;
-    i64 n = 1;
-    for (int k = 0; k < rank; ++k) {
-      i64 e = 1 + static_cast<i64>(rng() % (k == rank - 1 || rng() % 3 == 0 ? 9 : 40));
-      while (n * e > budget / 4 && e > 1) e /= 2;
-      d.extents.push_back(e);
-      n *= e;
-    }
-    d.extents[static_cast<std::size_t>(rng() % rank)] *= std::max<i64>(1, budget / n);
-    d.perm.resize(static_cast<std::size_t>(rank));
-    for (int k = 0; k < rank; ++k) d.perm[static_cast<std::size_t>(k)] = k;
-    std::shuffle(d.perm.begin(), d.perm.end(), rng);
-    auto strides = [&](bool out) {
-      std::vector<i64> s(static_cast<std::size_t>(rank));
-      i64 acc = 1;
-      for (int k = rank - 1; k >= 0; --k) {
-        s[static_cast<std::size_t>(k)] = acc;
-        const int dim = out ? d.perm[static_cast<std::size_t>(k)] : k;
-        acc *= d.extents[static_cast<std::size_t>(dim)] + static_cast<i64>(rng() % 3);
-      }
-      return s;
-    };
-    if (trial % 3 == 1) d.in_strides = strides(false);
-    if (trial % 2 == 1) d.out_strides = strides(true);
+    permute_desc d = random_large_permutation(rng, 3 + trial % 5, eb);
+    if (trial % 3 == 1) d.in_strides = random_strides(rng, d, false, 1, true);
+    if (trial % 2 == 1) d.out_strides = random_strides(rng, d, true, 1, true);
     const i64 out_off = static_cast<i64>(rng() % (64 / eb)) * eb, in_off = static_cast<i64>(rng() % (64 / eb)) * eb;
     std::string summary;
     ASSERT_EQ(check(d, 1 + trial % 2, span(d.extents, d.in_strides), span(out_extents(d), d.out_strides), out_off,
