@@ -204,14 +204,18 @@ XPOSE_HD inline box_chunks box_out_chunks(const box_params& p, int out_mis) {
   return box_out_exact(p, out_mis) ? box_chunks{p.nc_out_aligned, p.nc_out_aligned_div} : box_chunks{p.nc_out, p.nc_out_div};
 }
 
-// Which store phase the word gather runs (permute_box.cuh box_store_words): "whole" where every
-// full run is whole aligned 16-byte chunks (out pointer and run starts aligned, runs a multiple of 16
-// bytes; edge tiles may still cut a run short), else "converged". Measured on the H200 (seventeenth
-// session, the permutation suites, docs/performance.md): the converged store raised the i8 reversal
-// [92,201,168,85] (276-byte runs) from 24 to 37% of copy and three f16 cases with ragged runs by 3-6
-// points, but cost 2.5-6 points where every chunk is whole (f16 [32,16,16,16,16,64] reversal 72 ->
-// 66, [274,108,82,55] perm 3,2,0,1 59.5 -> 54.6), where the head-and-tail path is never taken.
-XPOSE_HD inline bool box_words_converged(const box_params& p, int elem_bytes, int out_mis) {
+// Which form of the store phase permute_box runs, for the word gather (box_store_words) and the
+// element gather alike: "whole" where every full run is whole aligned 16-byte chunks (out pointer
+// and run starts aligned, runs a multiple of 16 bytes; edge tiles may still cut a run short), else
+// "converged". Measured for the word gather on the H200 (seventeenth session, the permutation
+// suites, docs/performance.md): the converged store raised the i8 reversal [92,201,168,85] (276-byte
+// runs) from 24 to 37% of copy and three f16 cases with ragged runs by 3-6 points, but cost 2.5-6
+// points where every chunk is whole (f16 [32,16,16,16,16,64] reversal 72 -> 66, [274,108,82,55]
+// perm 3,2,0,1 59.5 -> 54.6), where the head-and-tail path is never taken. The element gather's
+// converged store (eleventh session) had cost boxes of long aligned runs 3-6 points the same way (i8
+// [1516,23,10,12,8,4,2] 64.0 -> 58.2, f16 [16,1024,1024,8] 77.6 -> 72.2); its two forms are NOT YET
+// MEASURED (branch lead/element-two-forms, seventeenth session).
+XPOSE_HD inline bool box_store_converged(const box_params& p, int elem_bytes, int out_mis) {
   return !(box_out_exact(p, out_mis) && p.run_out * elem_bytes % 16 == 0);
 }
 

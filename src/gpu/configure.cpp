@@ -496,10 +496,9 @@ status configure_permute_box(plan_data& pd, std::string* why) {
                                p->out_run_dims > 1 ? "s" : "", p->row_bytes,
                                p->swizzle == kBoxWords ? ", words swizzled" : p->swizzle == kBoxGranules ? ", 16-byte granules swizzled" : "");
   if (p->wide) pd.launch_note += "; gather: two table loads per chunk";
-  if (p->words)
-    pd.launch_note += fmt::format("; word gather: {} runs per shared word, {}", p->wg_n,
-                                  box_words_converged(*p, s, 0) ? "every chunk by one converged path"
-                                                                : "whole chunks (an aligned output; converged otherwise)");
+  if (p->words) pd.launch_note += fmt::format("; word gather: {} runs per shared word", p->wg_n);
+  pd.launch_note += box_store_converged(*p, s, 0) ? "; stores: every chunk by one converged path"
+                                                  : "; stores: whole chunks (an aligned output; converged otherwise)";
   pd.kernel_params = std::move(p);
   return status::kSuccess;
 }

@@ -201,7 +201,7 @@ status run_permute_runs(const plan_data& pd, const void* in, void* out, CUstream
 // memory of 44 KiB at most allows 5). Measured against 4 and 6: box_tile.hpp, kBoxLoads.
 inline constexpr int kBoxMinBlocks = 5;
 // The word gather holds V gathered words and 4 / S chunks: for bytes at 48 registers (5 blocks) it
-// spilled 40-48 bytes of stack; 4 blocks give it 64. Its converged form (box_words_converged) too:
+// spilled 40-48 bytes of stack; 4 blocks give it 64. Its converged form (box_store_converged) too:
 // for halves it spilled 40 bytes at 48 registers, and at 5 blocks it ran 1-5 points slower than at
 // 4 on the f16 suite (H200, seventeenth session).
 inline constexpr int kBoxWordsMinBlocks = 4;
@@ -219,6 +219,10 @@ status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_
       XPOSE_CUDA_TRY(cudaGetLastError(), why);
       return status::kSuccess;
     };
+    // Both stores come in two forms (box_store_converged): converged where output runs have head or
+    // tail chunks, whole chunks where every run is whole aligned chunks.
+    const int out_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) & 15);
+    const bool converged = box_store_converged(*p, sizeof(T), out_mis);
     if constexpr (sizeof(T) <= 2) {  // the word gather (box_tile.hpp), for elements of 1 and 2 bytes
       auto words = [&]<bool Converged>() -> status {
         constexpr int blocks = sizeof(T) == 1 || Converged ? kBoxWordsMinBlocks : kBoxMinBlocks;
@@ -228,18 +232,19 @@ status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_
           default: return launch(permute_box_kernel<T, kBoxPlain, blocks, true, Converged>);
         }
       };
-      const int out_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) & 15);
-      if (p->words)
-        return box_words_converged(*p, sizeof(T), out_mis) ? words.template operator()<true>() : words.template operator()<false>();
+      if (p->words) return converged ? words.template operator()<true>() : words.template operator()<false>();
     }
     if (p->words) return status::kVariantNotApplicable;  // box_plan keeps the word gather to 1- and 2-byte elements
-    switch (p->swizzle) {
-      case kBoxGranules: return launch(permute_box_kernel<T, kBoxGranules, kBoxMinBlocks>);
-      case kBoxWords:
-        if constexpr (sizeof(T) <= 4) return launch(permute_box_kernel<T, kBoxWords, kBoxMinBlocks>);
-        return status::kVariantNotApplicable;  // box_plan keeps words for elements of 4 bytes and less
-      default: return launch(permute_box_kernel<T, kBoxPlain, kBoxMinBlocks>);
-    }
+    auto elements = [&]<bool Converged>() -> status {
+      switch (p->swizzle) {
+        case kBoxGranules: return launch(permute_box_kernel<T, kBoxGranules, kBoxMinBlocks, false, Converged>);
+        case kBoxWords:
+          if constexpr (sizeof(T) <= 4) return launch(permute_box_kernel<T, kBoxWords, kBoxMinBlocks, false, Converged>);
+          return status::kVariantNotApplicable;  // box_plan keeps words for elements of 4 bytes and less
+        default: return launch(permute_box_kernel<T, kBoxPlain, kBoxMinBlocks, false, Converged>);
+      }
+    };
+    return converged ? elements.template operator()<true>() : elements.template operator()<false>();
   });
 }
 

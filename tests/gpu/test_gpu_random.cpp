@@ -309,6 +309,7 @@ void random_permutations(const std::string& variant, int cases, std::uint64_t se
   std::mt19937_64 rng(seed);
   const int sizes[] = {1, 2, 4, 8, 16};
   auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  int whole = 0, converged = 0;  // permute_box's element store forms (box_store_converged)
   for (int c = 0; c < cases; ++c) {
     const int rank = static_cast<int>(pick(1, 8)), eb = sizes[pick(0, 4)];
     xpose::permute_desc d;
@@ -335,9 +336,20 @@ void random_permutations(const std::string& variant, int cases, std::uint64_t se
       }
     }
     // Offset pointers (by whole elements) take permute_packed's scalar plan.
-    const std::string err = run_case(d, eb, c % 11 == 0 ? pick(1, 3) : 0, c % 7 == 0 ? pick(1, 3) : 0, 5000 + c, variant);
+    const std::int64_t in_off = c % 11 == 0 ? pick(1, 3) : 0, out_off = c % 7 == 0 ? pick(1, 3) : 0;
+    if (variant == "permute_box") {
+      xpose::detail::gpu::box_params p;
+      const char* reason = "";
+      if (xpose::detail::gpu::box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason) && !p.words)
+        ++(xpose::detail::gpu::box_store_converged(p, eb, static_cast<int>(out_off) * eb) ? converged : whole);
+    }
+    const std::string err = run_case(d, eb, in_off, out_off, 5000 + c, variant);
     ASSERT_EQ(err, "") << variant << " case " << c << " rank " << rank << " extents " << fmt::format("{}", fmt::join(d.extents, ","))
                        << " perm " << fmt::format("{}", fmt::join(d.perm, ","));
+  }
+  if (variant == "permute_box") {  // both forms of its element store
+    EXPECT_GT(whole, cases / 50);
+    EXPECT_GT(converged, cases / 50);
   }
 }
 
@@ -460,7 +472,7 @@ void random_word_gathers(const std::string& variant, int cases, std::uint64_t se
     const std::int64_t in_off = pick(0, 16 / eb - 1), out_off = c % 3 == 1 ? 0 : pick(0, 16 / eb - 1);
     if (planned && p.words) {
       ++gathered;
-      whole += !xpose::detail::gpu::box_words_converged(p, eb, static_cast<int>(out_off) * eb);
+      whole += !xpose::detail::gpu::box_store_converged(p, eb, static_cast<int>(out_off) * eb);
     }
     const std::string err = run_case(d, eb, in_off, out_off, 12000 + c, variant);
     ASSERT_EQ(err, "") << variant << " case " << c << " extents " << fmt::format("{}", fmt::join(d.extents, ","))
@@ -468,7 +480,7 @@ void random_word_gathers(const std::string& variant, int cases, std::uint64_t se
                        << in_off << "/" << out_off << (p.words ? " (word gather)" : "");
   }
   EXPECT_GT(gathered, cases / 8);  // 62 of 400 when written
-  // Both forms of the word store (box_words_converged).
+  // Both forms of the word store (box_store_converged).
   EXPECT_GT(whole, cases / 50);
   EXPECT_GT(gathered - whole, cases / 50);
 }

@@ -27,6 +27,8 @@ using namespace xpose::detail::gpu;
 
 // Word-gather store items emulated in each of box_store_words' two forms, over all calls.
 long whole_chunk_items = 0, converged_items = 0;
+// The same for the element gather's store.
+long element_whole_items = 0, element_converged_items = 0;
 
 // in_mis / out_mis: misalignment of the pointers, in elements past a 16-byte boundary.
 std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mis_e, int out_mis_e,
@@ -130,7 +132,7 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
         }
         if (!live0 || first >= out_run_bytes) continue;
         if (first % s) return "an output chunk splits an element";
-        if (!box_words_converged(p, s, out_mis)) {
+        if (!box_store_converged(p, s, out_mis)) {
           // As box_store_words' whole-chunk form: a vector gathered from element first / s where the
           // chunk is whole, else the run's own elements of the chunk one by one.
           const int b0 = first / s;
@@ -212,9 +214,38 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
       const int first = 16 * j - static_cast<int>((out_mis + rs) & 15);
       if (first >= out_run_bytes) continue;
       if (first % s) return "an output chunk splits an element";
-      const int b0 = first / s;
       const bool vector = first >= 0 && first + 16 <= out_run_bytes;
       if (vector && (out_mis + rs + first) % 16) return "an output vector is not aligned";
+      if (box_store_converged(p, s, out_mis)) {
+        // The converged form: V elements gathered from element `from` of the run (indices clamped
+        // in runs shorter than a chunk), then store_run_chunk: the whole vector, or the chunk's own
+        // elements.
+        ++element_converged_items;
+        const int len = out_run_bytes / s;
+        const int from = len >= V ? std::min(first > 0 ? first / s : 0, len - V) : 0;
+        const box_wide gw = box_wide_of(p, gtab.data(), out_base[r], from, len < V ? len : V);
+        const int lo = vector ? first / s - from : std::max(0, first / s - from);
+        const int hi = vector ? lo + V : std::min(first / s - from + V, len - from);
+        if (lo < 0 || hi > V) return "a store outside the gathered elements";
+        for (int i = 0; i < V; ++i) {
+          const int k = len < V ? std::min(i, len - 1) : i;
+          const int b = from + k;
+          if (b < 0 || b >= len) return "a gather reads outside its run";
+          const int lin = p.wide ? (k < gw.w ? gw.pre : gw.post) + k * p.out_fast_pitch : out_base[r] + gtab[box_gtab_index(p, b)];
+          if (lin != out_base[r] + box_gtab_of(p, b)) return "the gather's address differs from the table's";
+          const int at = box_phys(p, lin);
+          if (at % s || at < 0 || at + s > p.tile_bytes) return "a shared read outside the tile or unaligned";
+          if (i < lo || i >= hi) continue;
+          const std::int64_t dst = rs + std::int64_t{from + i} * s;
+          for (int e = 0; e < s; ++e) {
+            if (smem[at + e] < 0) return fmt::format("tile {}: shared byte {} read holding no run byte", t, at + e);
+            if (!io.put(dst + e, static_cast<unsigned char>(smem[at + e]))) return "a store outside the output";
+          }
+        }
+        continue;
+      }
+      ++element_whole_items;
+      const int b0 = first / s;
       box_wide g;
       if (vector && p.wide) {
         g = box_wide_of(p, gtab.data(), out_base[r], b0, V);
@@ -264,7 +295,8 @@ xpose::permute_desc random_desc(std::mt19937_64& rng, int c, bool* strided) {
 TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
   std::mt19937_64 rng(20261201);
   int planned = 0, cut_both = 0, strided = 0, row_copies = 0, swizzled = 0, words = 0, wide = 0, narrow = 0;
-  int word_gather = 0, exact_chunks = 0;
+  int word_gather = 0, exact_chunks = 0, whole_form = 0;
+  const long whole_before = element_whole_items, converged_before = element_converged_items;
   for (int c = 0; c < 900; ++c) {
     bool padded = false;
     const xpose::permute_desc d = random_desc(rng, c, &padded);
@@ -298,6 +330,7 @@ TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
     narrow += !p.wide;
     word_gather += p.words;
     exact_chunks += p.out_aligned && out_mis == 0;
+    whole_form += !p.words && !box_store_converged(p, eb, out_mis * eb);
   }
   EXPECT_GT(planned, 500);
   // Each kind the kernel treats apart must be common enough to be tested here.
@@ -310,6 +343,10 @@ TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
   EXPECT_GT(narrow, 50);
   EXPECT_GT(word_gather, 2);  // most of its cases are in WordGatherRandomPermutations
   EXPECT_GT(exact_chunks, 20);
+  // Both forms of the element store (box_store_converged), each over many chunks.
+  EXPECT_GT(whole_form, 20);
+  EXPECT_GT(element_whole_items - whole_before, 10000);
+  EXPECT_GT(element_converged_items - converged_before, 10000);
 }
 
 // The word gather's domain (box_tile.hpp): 1- and 2-byte elements whose input-fastest dim is not
@@ -361,7 +398,7 @@ TEST(BoxTile, WordGatherRandomPermutations) {
     swizzled += p.words && p.swizzle != kBoxPlain;
     cut += p.words && (p.cut_a != kPackedNoDim || p.cut_b != kPackedNoDim);
     exact += p.words && p.out_aligned && out_mis == 0;
-    whole_form += p.words && !box_words_converged(p, eb, out_mis * eb);
+    whole_form += p.words && !box_store_converged(p, eb, out_mis * eb);
   }
   EXPECT_GT(planned, 150);
   // The planner takes the word gather's box in a fifth to a quarter of these (it depends on
@@ -375,7 +412,7 @@ TEST(BoxTile, WordGatherRandomPermutations) {
   EXPECT_GT(swizzled, 40);
   EXPECT_GT(cut, 8);
   EXPECT_GT(exact, 10);
-  // Both forms of the word store (box_words_converged), each over many chunks.
+  // Both forms of the word store (box_store_converged), each over many chunks.
   EXPECT_GT(whole_form, 10);
   EXPECT_LT(whole_form, gathered - 10);
   EXPECT_GT(whole_chunk_items - whole_before, 1000);

@@ -40,9 +40,12 @@
 //      instructions instead of 373 M, 512 us instead of 725 us; the suites by
 //      name, permute_box +4.3 points on average for i8 (28 of 56 cases by 5-15), +1.7 for f16, a
 //      few boxes with long aligned runs 3-6 points down (docs/performance.md, eleventh session).
+//      Where every run is whole aligned chunks the converged store only costs (3-6 points on such
+//      boxes), so the kernel has both forms, picked per launch (template Converged,
+//      box_store_converged): whole chunks take the vector path and edge tiles' head and tail
+//      chunks an element path of their own.
 //      With the word gather (p.words, 1- and 2-byte elements: box_store_words), item u =
-//      (g, j) is chunk j of a group of 4 / s runs, gathered as words, converged the same way
-//      where runs have head or tail chunks (box_words_converged).
+//      (g, j) is chunk j of a group of 4 / s runs, gathered as words, in the same two forms.
 //
 // What limits it (H200, Nsight Compute, 2026-11-30, [2048,256,512] perm 2,1,0 i8 at 45-59% of
 // copy), before the word gather: instructions. The gather cost about 8 per byte (address, swizzle,
@@ -106,7 +109,7 @@ __device__ __forceinline__ void box_words_to_runs(const std::uint32_t (&w)[16 / 
 
 // The store phase with the word gather (box_tile.hpp): item u = (g, j) is chunk j of group g's
 // runs, whose chunks start at the same alignment; V words gathered, transposed in registers, and a
-// 16-byte store per run (element by element at a run's ends). Two forms (box_words_converged says
+// 16-byte store per run (element by element at a run's ends). Two forms (box_store_converged says
 // which one a launch takes): Converged, every chunk gathered by one path; else whole chunks by the
 // vector path and the few head and tail chunks of edge tiles by an element path of their own.
 template <class T, int Mode, bool Converged>
@@ -316,39 +319,78 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
       const std::int64_t rs = tout + static_cast<std::int64_t>(out_off[r]) * S;
       const int first = 16 * j - static_cast<int>((out_mis + rs) & 15);  // the chunk's first byte, from the run's
       if (first >= out_run_bytes) continue;
-      // Every chunk gathers V elements from `from` the same way, so head, tail and inner chunks
-      // run one path (step 2 above: "Converged"); runs shorter than a chunk (edge tiles) clamp.
-      const int len = out_run_bytes / S;
-      const int from = run_chunk_from<S>(first, len);
-      const int base = out_base[r];
-      T e[V];
-      // Element i of the gather; Clamp (runs shorter than a chunk) keeps it inside the run.
-      auto gather = [&](auto clamp) {
-        constexpr bool kClamp = decltype(clamp)::value;
-        auto at = [&](int i) { return kClamp ? min(i, len - 1) : i; };
-        if (p.wide) {  // two table loads (box_tile.hpp "The gather")
-          const box_wide g = box_wide_of(p, gtab, base, from, kClamp ? len : V);
-          if (__all_sync(__activemask(), g.w >= (kClamp ? len : V))) {  // no wrap in the warp: one pitch apart
-#pragma unroll
+      if constexpr (Converged) {
+        // Every chunk gathers V elements from `from` the same way, so head, tail and inner chunks
+        // run one path (step 2 above: "Converged"); runs shorter than a chunk (edge tiles) clamp.
+        const int len = out_run_bytes / S;
+        const int from = run_chunk_from<S>(first, len);
+        const int base = out_base[r];
+        T e[V];
+        // Element i of the gather; Clamp (runs shorter than a chunk) keeps it inside the run.
+        auto gather = [&](auto clamp) {
+          constexpr bool kClamp = decltype(clamp)::value;
+          auto at = [&](int i) { return kClamp ? min(i, len - 1) : i; };
+          if (p.wide) {  // two table loads (box_tile.hpp "The gather")
+            const box_wide g = box_wide_of(p, gtab, base, from, kClamp ? len : V);
+            if (__all_sync(__activemask(), g.w >= (kClamp ? len : V))) {  // no wrap in the warp: one pitch apart
+  #pragma unroll
+              for (int i = 0; i < V; ++i)
+                e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(g.pre + at(i) * p.out_fast_pitch));
+            } else {
+  #pragma unroll
+              for (int i = 0; i < V; ++i)
+                e[i] = *reinterpret_cast<const T*>(
+                    tile + box_phys_as<Mode>((at(i) < g.w ? g.pre : g.post) + at(i) * p.out_fast_pitch));
+            }
+          } else {
+  #pragma unroll
             for (int i = 0; i < V; ++i)
-              e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(g.pre + at(i) * p.out_fast_pitch));
+              e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, from + at(i))]));
+          }
+        };
+        if (len >= V) gather(std::false_type{});  // uniform in the block
+        else gather(std::true_type{});
+        uint4 v;
+        memcpy(&v, e, sizeof v);
+        store_run_chunk<T>(outb + rs, first, len, v);
+      } else {
+        // Whole chunks (box_store_converged): the vector path, one gather per chunk, and the head
+        // and tail chunks of edge tiles element by element (the store of before the eleventh
+        // session, which the converged one cost 3-6 points on boxes of long aligned runs).
+        const int b0 = first / S;  // exact: pointers are aligned to the element
+        const int base = out_base[r];
+        T* c = reinterpret_cast<T*>(outb + rs + first);
+        if (first >= 0 && first + 16 <= out_run_bytes) {
+          T e[V];
+          if (p.wide) {  // two table loads (box_tile.hpp "The gather")
+            const box_wide g = box_wide_of(p, gtab, base, b0, V);
+            if (g.w >= V) {  // no wrap: one pitch apart (most chunks)
+#pragma unroll
+              for (int i = 0; i < V; ++i)
+                e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(g.pre + i * p.out_fast_pitch));
+            } else {
+#pragma unroll
+              for (int i = 0; i < V; ++i)
+                e[i] = *reinterpret_cast<const T*>(
+                    tile + box_phys_as<Mode>((i < g.w ? g.pre : g.post) + i * p.out_fast_pitch));
+            }
           } else {
 #pragma unroll
             for (int i = 0; i < V; ++i)
-              e[i] = *reinterpret_cast<const T*>(
-                  tile + box_phys_as<Mode>((at(i) < g.w ? g.pre : g.post) + at(i) * p.out_fast_pitch));
+              e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, b0 + i)]));
           }
+          uint4 w;
+          memcpy(&w, e, sizeof w);
+          *reinterpret_cast<uint4*>(c) = w;
         } else {
 #pragma unroll
-          for (int i = 0; i < V; ++i)
-            e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, from + at(i))]));
+          for (int i = 0; i < V; ++i) {
+            const int b = b0 + i;
+            if (b >= 0 && b * S < out_run_bytes)
+              c[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, b)]));
+          }
         }
-      };
-      if (len >= V) gather(std::false_type{});  // uniform in the block
-      else gather(std::true_type{});
-      uint4 v;
-      memcpy(&v, e, sizeof v);
-      store_run_chunk<T>(outb + rs, first, len, v);
+      }
     }
     }
     __syncthreads();  // the next tile reuses the rows; publishes next_origin
