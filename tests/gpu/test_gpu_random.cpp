@@ -493,6 +493,46 @@ TEST(GpuRandom, PermuteBox) {
   random_word_gathers("permute_box", 400, 20261130);
 }
 
+// Broadcast inputs: one input dim of stride 0 (every index of it reads the same elements), the
+// others dense or padded, any permutation and element size, pointers at any element offset; `auto`
+// and each permutation kernel by name (a kernel may say it does not apply). The CPU backend had
+// chained such a dim as if it continued in memory (docs/cpu.md, seventeenth session).
+void random_broadcasts(const std::string& variant, int cases, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const int sizes[] = {1, 2, 4, 8, 16};
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  for (int c = 0; c < cases; ++c) {
+    const int rank = static_cast<int>(pick(2, 6)), eb = sizes[pick(0, 4)];
+    xpose::permute_desc d;
+    d.elem_bytes = eb;
+    std::int64_t budget = 60000;
+    for (int k = 0; k < rank; ++k) {
+      const std::int64_t e = std::max<std::int64_t>(1, std::min<std::int64_t>(pick(1, k == rank - 1 ? 9 : 24), budget));
+      d.extents.push_back(e);
+      budget = std::max<std::int64_t>(1, budget / e);
+    }
+    d.perm.resize(rank);
+    for (int k = 0; k < rank; ++k) d.perm[k] = k;
+    std::shuffle(d.perm.begin(), d.perm.end(), rng);
+    d.in_strides.resize(rank);
+    std::int64_t st = 1;
+    for (int k = rank - 1; k >= 0; --k) d.in_strides[k] = st, st *= d.extents[k] + (c % 2 ? pick(0, 2) : 0);
+    d.in_strides[pick(0, rank - 1)] = 0;
+    const std::int64_t in_off = c % 4 == 0 ? pick(1, 3) : 0, out_off = c % 5 == 0 ? pick(1, 3) : 0;
+    const std::string err = run_case(d, eb, in_off, out_off, 15000 + c, variant);
+    ASSERT_EQ(err, "") << variant << " case " << c << " extents " << fmt::format("{}", fmt::join(d.extents, ","))
+                       << " perm " << fmt::format("{}", fmt::join(d.perm, ",")) << " in strides "
+                       << fmt::format("{}", fmt::join(d.in_strides, ",")) << " elem " << eb;
+  }
+}
+
+TEST(GpuRandom, BroadcastInputs) {
+  XPOSE_REQUIRE_GPU();
+  random_broadcasts("auto", 300, 20261130);
+  for (const char* v : {"permute_box", "permute_packed", "permute_runs", "permute_rows", "permute_general"})
+    random_broadcasts(v, 80, 20261131);
+}
+
 // The permutation kernels by name, each on its own cases (auto picks among them).
 TEST(GpuRandom, PermutationsPerVariant) {
   XPOSE_REQUIRE_GPU();
