@@ -494,7 +494,8 @@ TEST(GpuRandom, PermuteBox) {
 }
 
 // Broadcast inputs: one input dim of stride 0 (every index of it reads the same elements), the
-// others dense or padded, any permutation and element size, pointers at any element offset; `auto`
+// others dense, padded or (every third case) at twice the dense strides, any permutation and element
+// size, pointers at any element offset; `auto`
 // and each permutation kernel by name (a kernel may say it does not apply). The CPU backend had
 // chained such a dim as if it continued in memory (docs/cpu.md, seventeenth session).
 void random_broadcasts(const std::string& variant, int cases, std::uint64_t seed) {
@@ -515,7 +516,7 @@ void random_broadcasts(const std::string& variant, int cases, std::uint64_t seed
     for (int k = 0; k < rank; ++k) d.perm[k] = k;
     std::shuffle(d.perm.begin(), d.perm.end(), rng);
     d.in_strides.resize(rank);
-    std::int64_t st = 1;
+    std::int64_t st = c % 3 == 2 ? 2 : 1;  // every third case: every other element along the fastest dim
     for (int k = rank - 1; k >= 0; --k) d.in_strides[k] = st, st *= d.extents[k] + (c % 2 ? pick(0, 2) : 0);
     d.in_strides[pick(0, rank - 1)] = 0;
     const std::int64_t in_off = c % 4 == 0 ? pick(1, 3) : 0, out_off = c % 5 == 0 ? pick(1, 3) : 0;
