@@ -7,17 +7,19 @@
 # GPU 1: (TESTS=1, the default) the whole test_gpu, memcheck on the tests matching MEMCHECK
 #        (default GpuRandom.PermuteBox), then `xpose bench --suite permute --variants auto` for each
 #        type of SUITE1 with each build of SUITE_BINS1 (default SUITE_BINS, default xpose):
-#        $OUT/suite-TYPE-BUILD.json.
+#        $OUT/suite-TYPE-BUILD.json. A type written TYPE@BUILD runs with that build only.
 # GPU 0: `auto` on each "extents perm dtype" line of CASES with each build of BINS, interleaved,
 #        two rounds ($OUT/cases-BUILD-ROUND-N.json), then the suite for each type of SUITE0 with
 #        each build of SUITE_BINS.
 set -u
 source "$(dirname "$0")/device_common.sh"
-suite() {  # builds, types...
+suite() {  # builds, types... (a type written TYPE@BUILD runs with that build only)
   local t x bins=$1
   shift
   for t in "$@"; do
-    for x in $bins; do
+    local tb=$bins
+    if [[ $t == *@* ]]; then tb=${t#*@}; t=${t%@*}; fi
+    for x in $tb; do
       timeout 300 "$B/$x" bench --suite permute --dtype "$t" --variants auto --reps 5 --warmup 1 \
         --json "$OUT/suite-$t-$x.json" > /dev/null 2>&1
       echo "suite $t $x done at ${SECONDS}s"

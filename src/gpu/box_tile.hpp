@@ -213,8 +213,9 @@ XPOSE_HD inline box_chunks box_out_chunks(const box_params& p, int out_mis) {
 // points where every chunk is whole (f16 [32,16,16,16,16,64] reversal 72 -> 66, [274,108,82,55]
 // perm 3,2,0,1 59.5 -> 54.6), where the head-and-tail path is never taken. The element gather's
 // converged store (eleventh session) had cost boxes of long aligned runs 3-6 points the same way (i8
-// [1516,23,10,12,8,4,2] 64.0 -> 58.2, f16 [16,1024,1024,8] 77.6 -> 72.2); its two forms are NOT YET
-// MEASURED (branch lead/element-two-forms, seventeenth session).
+// [1516,23,10,12,8,4,2] 64.0 -> 58.2, f16 [16,1024,1024,8] 77.6 -> 72.2); in two forms (eighteenth
+// session) it ran that case at 63.8 against 58.2, the f16 suite median 66.4 against 64.2 (five cases
+// +2.5 to +4.7, one -2.8: [360800,124,3,1] perm 1,0,2,3), i8, f32 and f64 level.
 XPOSE_HD inline bool box_store_converged(const box_params& p, int elem_bytes, int out_mis) {
   return !(box_out_exact(p, out_mis) && p.run_out * elem_bytes % 16 == 0);
 }

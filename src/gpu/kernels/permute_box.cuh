@@ -333,17 +333,17 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
           if (p.wide) {  // two table loads (box_tile.hpp "The gather")
             const box_wide g = box_wide_of(p, gtab, base, from, kClamp ? len : V);
             if (__all_sync(__activemask(), g.w >= (kClamp ? len : V))) {  // no wrap in the warp: one pitch apart
-  #pragma unroll
+#pragma unroll
               for (int i = 0; i < V; ++i)
                 e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(g.pre + at(i) * p.out_fast_pitch));
             } else {
-  #pragma unroll
+#pragma unroll
               for (int i = 0; i < V; ++i)
                 e[i] = *reinterpret_cast<const T*>(
                     tile + box_phys_as<Mode>((at(i) < g.w ? g.pre : g.post) + at(i) * p.out_fast_pitch));
             }
           } else {
-  #pragma unroll
+#pragma unroll
             for (int i = 0; i < V; ++i)
               e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, from + at(i))]));
           }
@@ -364,7 +364,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
           T e[V];
           if (p.wide) {  // two table loads (box_tile.hpp "The gather")
             const box_wide g = box_wide_of(p, gtab, base, b0, V);
-            if (g.w >= V) {  // no wrap: one pitch apart (most chunks)
+            if (__all_sync(__activemask(), g.w >= V)) {  // no wrap in the warp: one pitch apart
 #pragma unroll
               for (int i = 0; i < V; ++i)
                 e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(g.pre + i * p.out_fast_pitch));
