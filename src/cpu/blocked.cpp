@@ -115,8 +115,17 @@ constexpr i64 kBufBytes = std::max(kRule4.tile * 5 / 4, kRule1And2Plain.tile * 3
 // Input rows a multiple of this apart land in the same few sets of the 8-way, 64-set L1 data
 // cache, so the 8 or 16 rows of a micro-kernel evict each other and every load goes to L2: the
 // kernels ran 3.5-4x slower at a 16384-byte than at a 16448-byte input stride (5.3 vs 20 GB/s for
-// bytes, 12 vs 44 GB/s for f32). Such tiles are first copied, row by row, into a staging area whose
-// rows are an odd number of lines apart.
+// bytes, 12 vs 44 GB/s for f32). Such tiles of 1- and 2-byte elements are first copied into a staging
+// area whose rows are an odd number of lines apart, eight rows side by side (kernel_table::stage_rows;
+// one row at a time, the copy restarted the prefetchers at every row). Chained tiles of bytes
+// (chained_tile, chain_stages_input) too, since the eighteenth session. GB/s on the 2-core machine,
+// builds interleaved, three rounds (docs/cpu.md, "Eighteenth session"): the suite's byte reversals of
+// rank 4-8 (rows of 128-512 B, 1-4 MiB apart) 7.1-12.8 unstaged, 10.7-16.1 staged ([128,32,32,32,64]
+// 11.6-12.4 -> 14.6-16.1); staged row by row they gained less, the copy taking more time than the
+// kernel saved (perf: tile_1b 5.6% of the samples unstaged, copy_rows 3.7% + tile_1b 1.3% staged).
+// Halves' reversals did not move (9.8-15.0 vs 11.3-15.2), nor [1024,256,512] perm 2,1,0 f16 with
+// its rows side by side, against i8 [2048,256,512] 15.2-16.3 -> 16.2-18.9; for f32 staging was mixed
+// (two reversals 5-10% down, one 15% up): chained tiles stage bytes only, 4-byte tiles never.
 constexpr i64 kAliasingStride = 2048;
 constexpr i64 kInStageBytes = 160 << 10;
 // A staged tile (run_tiles) is transposed this many input bytes (one line) of each row at a time
@@ -249,6 +258,17 @@ bool j_chain_continues(const blocked_nest& n, i64 tj) {
   for (i64 k = 0, step = n.j.extent * n.elem; ok && k < n.j_chain_rank; step *= n.j_chain[k++].extent)
     ok = n.j_chain[k].in_stride == step;
   return ok;
+}
+
+// A chained tile's staged input rows (chained_tile): its whole j chain, an odd number of lines apart.
+i64 chain_stage_stride(const blocked_nest& n, i64 tj) { return round_up(n.j_chain_count() * tj * n.elem, 128) + 64; }
+
+// Whether streamed chained tiles of bytes copy their input rows into the staging area first
+// (chained_tile; kAliasingStride says why): rows a multiple of kAliasingStride apart, and the
+// tile's rows fit.
+bool chain_stages_input(const blocked_nest& n, const tile_shape& s) {
+  return s.stream && (n.i_chain_rank > 0 || n.j_chain_rank > 0) && n.elem == 1 && n.i.in_stride % kAliasingStride == 0 &&
+         s.ti * chain_stage_stride(n, s.tj) <= kInStageBytes;
 }
 
 tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_bytes) {
@@ -444,7 +464,7 @@ void chain_offsets(const std::array<loop_dim, kMaxRank>& c, int rank, i64 idx, i
 // K and JP are the chains' counts for this tile: less than the full ones for the last block of a
 // chain link split with a remainder (blocked_nest::i_split, j_split).
 void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runner& tile, std::byte* buf, i64 ldb,
-                  bool stream, const std::byte* src, std::byte* dst, i64 ti, i64 tj, i64 K, i64 JP) {
+                  bool stream, bool stage_in, const std::byte* src, std::byte* dst, i64 ti, i64 tj, i64 K, i64 JP) {
   const i64 e = n.elem;
   i64 ki, ko, ji, jo;
   if (!buf) {
@@ -460,9 +480,15 @@ void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runn
   const i64 len = K * ti * e;  // bytes of each output row
   const bool whole_lines = (n.j.out_stride | len) % 64 == 0;
   const bool packed = ti == n.i.extent && n.j.out_stride == len && ldb == len;  // rows form one run
+  const i64 lds = chain_stage_stride(n, tj);  // (JP is at most the whole chain)
   for (i64 k = 0; k < K; ++k) {
     chain_offsets(n.i_chain, n.i_chain_rank, k, &ki, &ko);
-    tile(src + ki, buf + k * ti * e, e, ldb, ti, JP * tj);
+    if (stage_in) {
+      (kt.stage_rows ? kt.stage_rows : kt.copy_rows)(buf + kBufBytes, lds, src + ki, n.i.in_stride, ti, JP * tj * e);
+      tile.with_input_stride(lds)(buf + kBufBytes, buf + k * ti * e, e, ldb, ti, JP * tj);
+    } else {
+      tile(src + ki, buf + k * ti * e, e, ldb, ti, JP * tj);
+    }
   }
   for (i64 jp = 0; jp < JP; ++jp) {
     chain_offsets(n.j_chain, n.j_chain_rank, jp, &ji, &jo);
@@ -552,6 +578,9 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   const bool stage_in = lines && !chained && tile.simd && e <= 2 &&
                         n.i.in_stride % kAliasingStride == 0 && s.tj * e < kRowsFirstBytes;
   const i64 lds = round_up(s.tj * e, 128) + 64;  // an odd number of lines: rows spread over the sets
+  // Chained tiles of bytes stage their input the same way (chained_tile), their whole j chain per
+  // row: the power-of-two reversals, whose rows of 128-512 B sit 1-4 MiB apart (see kAliasingStride).
+  const bool chain_stage_in = lines && tile.simd && chain_stages_input(n, s);
   // Staged tiles (choose_tiles; interior i tiles, which start and end on output line boundaries):
   // the tile's input rows are first copied into the staging buffer, a group of rows side by side
   // (kernel_table::stage_rows), then transposed kStagedChunkBytes of each row at a time into a
@@ -613,7 +642,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         std::byte* dst = out + cur.out + i0 * n.i.out_stride + j0 * n.j.out_stride;
         if (chained) {
           chained_tile(n, kt, tile, mode == store_mode::kLines || direct_staged ? buf : nullptr, ldb,
-                       mode == store_mode::kLines, src, dst, i1 - i0, j1 - j0,
+                       mode == store_mode::kLines, chain_stage_in, src, dst, i1 - i0, j1 - j0,
                        split_count(n.i_chain, n.i_chain_rank, n.i_split, n.i_split_extent, K, cur),
                        split_count(n.j_chain, n.j_chain_rank, n.j_split, n.j_split_extent, n.j_chain_count(), cur));
         } else if (mode == store_mode::kDirect || !buf) {
@@ -641,7 +670,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
               __builtin_prefetch(dst + j * n.j.out_stride + (i1 - i0) * e - 1, 1);
             }
           if (stage_in && (i1x - i0) * lds <= kInStageBytes) {
-            kt.copy_rows(buf + kBufBytes, lds, src, n.i.in_stride, i1x - i0, (j1 - j0) * e);
+            (kt.stage_rows ? kt.stage_rows : kt.copy_rows)(buf + kBufBytes, lds, src, n.i.in_stride, i1x - i0, (j1 - j0) * e);
             tile.with_input_stride(lds)(buf + kBufBytes, buf, e, ldb, i1x - i0, j1 - j0);
           } else {
             tile(src, buf, e, ldb, i1x - i0, j1 - j0);
@@ -891,7 +920,7 @@ status configure_blocked(plan_data& pd, std::string*) {
       chains = fmt::format(" (i chain x{}, j chain x{})", n.i_chain_count(), n.j_chain_count());
     pd.reason += fmt::format("; {}x{} tiles{} of {} B elements ({} kernels) x {}{}{}", s.ti, s.tj, chains, n.elem,
                              simd ? kt.isa : "strided scalar", n.outer_count(), s.stream ? ", streaming stores" : "",
-                             s.staged ? ", staged input" : "");
+                             s.staged || (simd && chain_stages_input(n, s)) ? ", staged input" : "");
   }
   return status::kSuccess;
 }

@@ -1008,6 +1008,33 @@ TEST(CpuBlocked, SmallChainedTilesStagedWhole) {
   }
 }
 
+// Chained tiles of bytes whose input rows alias in the L1 cache (a multiple of 2 KiB apart) copy
+// them into the staging area first (chained_tile): power-of-two reversals, with edge tiles and
+// split chain links (24 and 40 are not multiples of the tiles), aligned and unaligned outputs.
+TEST(CpuBlocked, ChainedTilesStageInput) {
+  struct shape {
+    std::vector<i64> extents;
+    std::vector<int> perm;
+  };
+  const std::vector<shape> shapes = {{{16, 8, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}},
+                                     {{24, 8, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}},
+                                     {{16, 8, 16, 16, 40, 64}, {5, 4, 3, 2, 1, 0}},
+                                     {{64, 16, 64, 128}, {3, 2, 1, 0}}};
+  for (const shape& sh : shapes) {
+    const permute_desc d = pdesc(sh.extents, sh.perm, 1);
+    for (const int threads : {1, 2}) {
+      const i64 out_off = threads == 1 ? 0 : 5;
+      std::string summary;
+      ASSERT_EQ(check(d, threads, span(d.extents, d.in_strides), span(out_extents(d), d.out_strides), out_off, 0,
+                      &summary),
+                "")
+          << d.extents[0] << " x ... " << threads << " threads: " << summary;
+      EXPECT_NE(summary.find("chain x"), std::string::npos) << summary;
+      EXPECT_NE(summary.find("staged input"), std::string::npos) << summary;
+    }
+  }
+}
+
 namespace {
 
 // For the large random tests below: a permutation of `rank` dims and about 6 MiB, extents of 1-40
