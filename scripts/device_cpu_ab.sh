@@ -2,22 +2,20 @@
 # A/B of two builds' CPU backend on the device machine's cores (no GPU work): `auto` on each
 # "extents perm dtype" line of CASES, builds interleaved, ROUNDS rounds (default 3), then the
 # permutation suite for each type of SUITES (default "i8 f16") with each build. Builds are
-# binaries in BIN (default .devbin) named by A and B (defaults xpose_main, xpose).
-#   CASES=file SUITES="i8 f16" A=xpose_main B=xpose scripts/device_cpu_ab.sh
+# binaries in BIN (default .devbin) named by BUILD_A and BUILD_B (defaults xpose_main, xpose).
+#   CASES=file SUITES="i8 f16" BUILD_A=xpose_main BUILD_B=xpose scripts/device_cpu_ab.sh
 # Output: $OUT/cpu-cases-BUILD-ROUND-N.json, $OUT/cpu-suite-TYPE-BUILD.json, one tar file.
 set -u
 source "$(dirname "$0")/device_common.sh"
-BIN_DIR=$B  # device_common.sh: the binaries folder
-A=${A:-xpose_main}
-B=${B:-xpose}
+A=${BUILD_A:-xpose_main}
 nproc
 if [ -n "${CASES:-}" ]; then
   for round in $(seq "${ROUNDS:-3}"); do
     i=0
     while read -r ext perm dt; do
       i=$((i + 1))
-      for x in "$A" "$B"; do
-        timeout 120 "$BIN_DIR/$x" bench --device cpu --variants auto --extents "$ext" --perm "$perm" --dtype "$dt" \
+      for x in "$A" "${BUILD_B:-xpose}"; do
+        timeout 120 "$B/$x" bench --device cpu --variants auto --extents "$ext" --perm "$perm" --dtype "$dt" \
           --reps 5 --warmup 1 --json "$OUT/cpu-cases-$x-$round-$i.json" > /dev/null 2>&1
       done
     done < "$CASES"
@@ -25,8 +23,8 @@ if [ -n "${CASES:-}" ]; then
   done
 fi
 for t in ${SUITES-i8 f16}; do
-  for x in "$A" "$B"; do
-    timeout 300 "$BIN_DIR/$x" bench --device cpu --suite permute --dtype "$t" --variants auto --reps 3 --warmup 1 \
+  for x in "$A" "${BUILD_B:-xpose}"; do
+    timeout 300 "$B/$x" bench --device cpu --suite permute --dtype "$t" --variants auto --reps 3 --warmup 1 \
       --json "$OUT/cpu-suite-$t-$x.json" > /dev/null 2>&1
     echo "suite $t $x done at ${SECONDS}s"
   done
