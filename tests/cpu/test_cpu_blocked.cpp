@@ -1009,8 +1009,9 @@ TEST(CpuBlocked, SmallChainedTilesStagedWhole) {
 }
 
 // Chained tiles of bytes whose input rows alias in the L1 cache (a multiple of 2 KiB apart) copy
-// them into the staging area first (chained_tile): power-of-two reversals, with edge tiles and
-// split chain links (24 and 40 are not multiples of the tiles), aligned and unaligned outputs.
+// them into the staging area first (chained_tile): reversals whose tiles take a chain link in
+// blocks with a remainder (24: a j chain of 5 out of a link of 16), or leave an edge tile (300: 256
+// rows, then 44), aligned and unaligned outputs.
 TEST(CpuBlocked, ChainedTilesStageInput) {
   struct shape {
     std::vector<i64> extents;
@@ -1019,7 +1020,8 @@ TEST(CpuBlocked, ChainedTilesStageInput) {
   const std::vector<shape> shapes = {{{16, 8, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}},
                                      {{24, 8, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}},
                                      {{16, 8, 16, 16, 40, 64}, {5, 4, 3, 2, 1, 0}},
-                                     {{64, 16, 64, 128}, {3, 2, 1, 0}}};
+                                     {{64, 16, 64, 128}, {3, 2, 1, 0}},
+                                     {{300, 4, 16, 16, 32}, {4, 3, 2, 1, 0}}};
   for (const shape& sh : shapes) {
     const permute_desc d = pdesc(sh.extents, sh.perm, 1);
     for (const int threads : {1, 2}) {
