@@ -260,6 +260,10 @@ bool j_chain_continues(const blocked_nest& n, i64 tj) {
   return ok;
 }
 
+// The copy that stages a tile's input rows: eight rows side by side where the kernel table has it
+// (kernel_table::stage_rows), else one row at a time.
+auto input_stager(const kernel_table& kt) { return kt.stage_rows ? kt.stage_rows : kt.copy_rows; }
+
 // A chained tile's staged input rows (chained_tile): its whole j chain, an odd number of lines apart.
 i64 chain_stage_stride(const blocked_nest& n, i64 tj) { return round_up(n.j_chain_count() * tj * n.elem, 128) + 64; }
 
@@ -267,7 +271,8 @@ i64 chain_stage_stride(const blocked_nest& n, i64 tj) { return round_up(n.j_chai
 // (chained_tile; kAliasingStride says why): rows a multiple of kAliasingStride apart, and the
 // tile's rows fit.
 bool chain_stages_input(const blocked_nest& n, const tile_shape& s) {
-  return s.stream && (n.i_chain_rank > 0 || n.j_chain_rank > 0) && n.elem == 1 && n.i.in_stride % kAliasingStride == 0 &&
+  const bool chained = n.i_chain_rank > 0 || n.j_chain_rank > 0;
+  return s.stream && chained && n.elem == 1 && n.i.in_stride % kAliasingStride == 0 &&
          s.ti * chain_stage_stride(n, s.tj) <= kInStageBytes;
 }
 
@@ -484,7 +489,7 @@ void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runn
   for (i64 k = 0; k < K; ++k) {
     chain_offsets(n.i_chain, n.i_chain_rank, k, &ki, &ko);
     if (stage_in) {
-      (kt.stage_rows ? kt.stage_rows : kt.copy_rows)(buf + kBufBytes, lds, src + ki, n.i.in_stride, ti, JP * tj * e);
+      input_stager(kt)(buf + kBufBytes, lds, src + ki, n.i.in_stride, ti, JP * tj * e);
       tile.with_input_stride(lds)(buf + kBufBytes, buf + k * ti * e, e, ldb, ti, JP * tj);
     } else {
       tile(src + ki, buf + k * ti * e, e, ldb, ti, JP * tj);
@@ -670,7 +675,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
               __builtin_prefetch(dst + j * n.j.out_stride + (i1 - i0) * e - 1, 1);
             }
           if (stage_in && (i1x - i0) * lds <= kInStageBytes) {
-            (kt.stage_rows ? kt.stage_rows : kt.copy_rows)(buf + kBufBytes, lds, src, n.i.in_stride, i1x - i0, (j1 - j0) * e);
+            input_stager(kt)(buf + kBufBytes, lds, src, n.i.in_stride, i1x - i0, (j1 - j0) * e);
             tile.with_input_stride(lds)(buf + kBufBytes, buf, e, ldb, i1x - i0, j1 - j0);
           } else {
             tile(src, buf, e, ldb, i1x - i0, j1 - j0);
