@@ -236,8 +236,9 @@ struct tile_shape {
   bool staged = false;  // whole-line tiles staged through kernel_table::stage_rows (run_tiles)
 };
 
-// A staged tile's input rows in the staging area: an odd number of lines apart (as kAliasingStride
-// below), so that the 16 rows a byte kernel reads at once spread over the L1 sets.
+// Staged input rows of tj elements in the staging area (every staged path of run_tiles and
+// chained_tile): an odd number of lines apart (as kAliasingStride below), so that the 16 rows a
+// byte kernel reads at once spread over the L1 sets.
 i64 staged_row_stride(i64 tj, i64 e) { return (tj * e + 127) / 128 * 128 + 64; }
 
 // True when every output row of the tile nest starts at the same offset within a cache line
@@ -265,7 +266,7 @@ bool j_chain_continues(const blocked_nest& n, i64 tj) {
 auto input_stager(const kernel_table& kt) { return kt.stage_rows ? kt.stage_rows : kt.copy_rows; }
 
 // A chained tile's staged input rows (chained_tile): its whole j chain, an odd number of lines apart.
-i64 chain_stage_stride(const blocked_nest& n, i64 tj) { return round_up(n.j_chain_count() * tj * n.elem, 128) + 64; }
+i64 chain_stage_stride(const blocked_nest& n, i64 tj) { return staged_row_stride(n.j_chain_count() * tj, n.elem); }
 
 // Whether streamed chained tiles of bytes copy their input rows into the staging area first
 // (chained_tile; kAliasingStride says why): rows a multiple of kAliasingStride apart, and the
@@ -582,7 +583,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   // 16384^2 f16 63-64% of memcpy without it, 52-55% with it.)
   const bool stage_in = lines && !chained && tile.simd && e <= 2 &&
                         n.i.in_stride % kAliasingStride == 0 && s.tj * e < kRowsFirstBytes;
-  const i64 lds = round_up(s.tj * e, 128) + 64;  // an odd number of lines: rows spread over the sets
+  const i64 lds = staged_row_stride(s.tj, e);  // an odd number of lines: rows spread over the sets
   // Chained tiles of bytes stage their input the same way (chained_tile), their whole j chain per
   // row: the power-of-two reversals, whose rows of 128-512 B sit 1-4 MiB apart (see kAliasingStride).
   const bool chain_stage_in = lines && tile.simd && chain_stages_input(n, s);

@@ -50,9 +50,9 @@ void scalar_edge(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows
 // overlapping the one before it, which rewrites a few elements with the same values, all inside
 // the tile; scalar moves otherwise (scalar(r0, c0, rows, cols) covers a rectangle). `overlapped`
 // below does this for a whole 4-byte tile; here only the edges, so the body keeps its own block
-// order, 32-column blocks and L1 staging. For 1- and
-// 2-byte tiles, whose edges were all scalar before (eighteenth session; 2-core machine, `auto`, GB/s,
-// the mean of three interleaved runs, before -> after): i8 [84,25,14,19,19,25] perm 5,4,3,0,1,2
+// order, 32-column blocks and L1 staging. For 1- and 2-byte tiles, whose edges were all scalar
+// before (eighteenth session; 2-core machine, `auto`, GB/s, the mean of three interleaved runs,
+// before -> after): i8 [84,25,14,19,19,25] perm 5,4,3,0,1,2
 // (256 x 25 tiles) 7.7 -> 8.5, [92,201,168,85] reversal (92 x 85) 7.7 -> 8.9; f16 [274,108,82,55] perm
 // 3,2,0,1 (576 x 55) 11.3 -> 13.3, [46,201,168,85] reversal 11.2 -> 12.5; tiles of 21 x 3 with long
 // chains ([776,12,21,3,8,19,3] perm 6,5,4,1,3,0,2) level.
