@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# One device call (an H200 pair) to check a build before it is merged, and to refresh the
-# permutation suites. Binaries built on the development machine in BIN (default .devbin: xpose,
+# One device call (an H200 pair, or one H200: see below) to check a build before it is merged,
+# and to refresh the permutation suites. Binaries built on the development machine in BIN (default .devbin: xpose,
 # test_gpu, libgomp.so.1, and older builds for the A/B named in BINS).
 #   MEMCHECK=filter CASES=file BINS="xpose_main xpose" SUITE0="i8 f16" SUITE1="f32 f64" \
 #     SUITE_BINS="xpose_main xpose" TESTS=1 scripts/device_verify.sh
@@ -11,6 +11,8 @@
 # GPU 0: `auto` on each "extents perm dtype" line of CASES with each build of BINS, interleaved,
 #        two rounds ($OUT/cases-BUILD-ROUND-N.json), then the suite for each type of SUITE0 with
 #        each build of SUITE_BINS.
+# With one GPU everything runs on it, one thing at a time: tests first, then the GPU 0 part, then
+# the GPU 1 suites (no timing shares the GPU with the tests).
 set -u
 source "$(dirname "$0")/device_common.sh"
 suite() {  # builds, types... (a type written TYPE@BUILD runs with that build only)
@@ -26,12 +28,20 @@ suite() {  # builds, types... (a type written TYPE@BUILD runs with that build on
     done
   done
 }
+gpus=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU')
+second=1
+[ "$gpus" -ge 2 ] || second=0
 tests=0
 if [ "${TESTS:-1}" = 1 ]; then
-  device_alltests "${MEMCHECK:-GpuRandom.PermuteBox}" 300
-  tests=$!
+  if [ $second = 0 ]; then
+    ALLTESTS_GPU=0 device_alltests "${MEMCHECK:-GpuRandom.PermuteBox}" 300
+    wait
+  else
+    device_alltests "${MEMCHECK:-GpuRandom.PermuteBox}" 300
+    tests=$!
+  fi
 fi
-(
+[ $second = 0 ] || (
   while [ $tests != 0 ] && kill -0 $tests 2> /dev/null; do sleep 2; done
   export CUDA_VISIBLE_DEVICES=1
   suite "${SUITE_BINS1:-${SUITE_BINS:-xpose}}" ${SUITE1:-}
@@ -46,6 +56,7 @@ if [ -n "${CASES:-}" ]; then
   echo "cases done at ${SECONDS}s"
 fi
 suite "${SUITE_BINS:-xpose}" ${SUITE0:-}
+[ $second = 1 ] || suite "${SUITE_BINS1:-${SUITE_BINS:-xpose}}" ${SUITE1:-} > "$OUT/suite1.log" 2>&1
 wait
 cat "$OUT"/*.log
 cd "$OUT" && tar czf /tmp/verify.tgz . && find . -type f -delete && mv /tmp/verify.tgz .

@@ -9,6 +9,8 @@
 
 #include <cuda_runtime.h>
 
+#include "gpu/chunk_pieces.hpp"
+
 namespace xpose::detail::gpu {
 
 // The aligned 16 bytes at in + off (off may be negative: in itself need not be aligned); byte by
@@ -42,33 +44,38 @@ __device__ __forceinline__ void copy_chunk_async(void* dst, const void* src) {
 }
 __device__ __forceinline__ void wait_chunks_async() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 
-// The aligned 16-byte output chunk that starts at byte `first` of a run of run_elems elements
-// (first > -16, a multiple of the element size S: pointers are aligned to the element) holds the
-// run's elements start .. start + cnt - 1 (cnt >= 1 for first < run_elems * S). Kernels gather V =
-// 16 / S consecutive elements from `from` for every chunk, whole or not: from = start but at the
-// run's end, where it moves back so the V elements stay inside the run (runs of V elements and
-// more; shorter ones gather from 0 with indices clamped to the run). One gather path for head,
-// tail and inner chunks alike: only store_run_chunk branches (permute_box.cuh, "Converged").
-template <int S>
-__device__ __forceinline__ int run_chunk_from(int first, int run_elems) {
-  constexpr int V = 16 / S;
-  const int start = first > 0 ? first / S : 0;
-  return run_elems >= V ? min(start, run_elems - V) : 0;
-}
-
 // Writes the chunk at byte `first` of the run at `run` (bytes, run_elems elements) from v, whose
-// element i is the run's element run_chunk_from + i: one 16-byte store for a whole chunk, else
-// the chunk's own elements one by one. (Its bounds are recomputed here rather than kept live
-// through the gather: the byte kernels run at 48 registers.)
+// element i is the run's element run_chunk_from + i: one 16-byte store for a whole chunk. A
+// partial chunk of bytes with one end inside the run (a head or tail chunk) is rotated into place
+// and stored as at most four aligned pieces (gpu/chunk_pieces.hpp says why and how); other partial
+// chunks (wider elements, runs of less than 16 bytes inside one chunk) go element by element, as
+// every partial chunk did before the nineteenth session. Pieces for 2-byte elements too (8 element
+// stores -> at most 3 pieces) measured a loss: f16 suite, permute_box's converged cases -0.5 points
+// on average, [11598,29,57,7] perm 2,1,0,3 -4.6 (its first build -6.6), and an 8-byte spill in the
+// converged word kernel; bytes +0.95 on average, every case within 1.5 of before or better
+// (H200, 2026-12-01, results/chunk-pieces-suite-*-2026-12-01w.json). Its bounds are recomputed
+// here rather than kept live through the gather: the byte kernels run at 48 registers.
 template <class T>
 __device__ __forceinline__ void store_run_chunk(unsigned char* run, int first, int run_elems, const uint4& v) {
   constexpr int S = sizeof(T), V = 16 / S;
-  if (first >= 0 && first + 16 <= run_elems * S) {
+  const int run_bytes = run_elems * S;
+  const int from = run_chunk_from<S>(first, run_elems);
+  if (first >= 0 && first + 16 <= run_bytes) {
     *reinterpret_cast<uint4*>(run + first) = v;
+  } else if (S == 1 && (first >= 0 || first + 16 <= run_bytes)) {
+    std::uint32_t w[4] = {v.x, v.y, v.z, v.w};
+    rotate_chunk(w, chunk_rotation(first, from));
+    unsigned char* c = run + first;  // the aligned chunk
+    const bool head = first < 0;
+    store_chunk_end<1>(w, head, head ? 16 + first : run_bytes - first, [c](int at, std::uint64_t x, int bytes) {
+      if (bytes == 1) c[at] = static_cast<unsigned char>(x);
+      else if (bytes == 2) *reinterpret_cast<std::uint16_t*>(c + at) = static_cast<std::uint16_t>(x);
+      else if (bytes == 4) *reinterpret_cast<std::uint32_t*>(c + at) = static_cast<std::uint32_t>(x);
+      else *reinterpret_cast<std::uint64_t*>(c + at) = x;
+    });
   } else {
     T e[V];
     memcpy(e, &v, sizeof v);
-    const int from = run_chunk_from<S>(first, run_elems);
     T* d = reinterpret_cast<T*>(run) + from;
     const int lo = first / S - from, hi = lo + V < run_elems - from ? lo + V : run_elems - from;
 #pragma unroll
