@@ -107,7 +107,8 @@ XPOSE_HD inline void store_chunk_end(const std::uint32_t (&w)[4], bool head, int
 }
 
 // The rotation that lines a gathered vector up with its chunk (see above): first is the chunk's
-// first byte from the run's start (-16 < first), from the run element the gather started at.
+// first byte from the run's start (-16 < first), from_bytes the byte (from the run's start) of the
+// element the gather started at (run_chunk_from times the element size).
 XPOSE_HD inline int chunk_rotation(int first, int from_bytes) { return (first - from_bytes) & 15; }
 
 }  // namespace xpose::detail::gpu

@@ -1,12 +1,12 @@
 // The partial output chunk's aligned pieces (gpu/chunk_pieces.hpp), on the CPU exactly as the
 // kernels' store_run_chunk runs them for bytes (wider elements stay element by element there; the
 // functions take any size and are checked for all): for every element size, run length (1 to 70
-// elements) and run misalignment, each chunk of the run gets the vector the converged gather builds (V elements
-// from run_chunk_from, indices clamped in runs shorter than a chunk), rotated and stored piece by
-// piece into a poisoned copy of the output (a run inside one chunk, partial at both ends, element by
-// element as store_run_chunk does). Every piece must be naturally aligned and inside the chunk's
-// bytes of the run, every byte of the run written exactly once with its own value, nothing else
-// written, and no chunk may take more than four stores.
+// elements) and run misalignment, each chunk of the run gets the vector the converged gather builds
+// (V elements from run_chunk_from, indices clamped in runs shorter than a chunk), rotated and
+// stored piece by piece into a poisoned copy of the output (a run inside one chunk, partial at both
+// ends, element by element as store_run_chunk does). Every piece must be naturally aligned and
+// inside the chunk's bytes of the run, every byte of the run written exactly once with its own
+// value, nothing else written, and no chunk may take more than four stores.
 #include <cstdint>
 #include <cstring>
 #include <string>
