@@ -277,6 +277,34 @@ bool chain_stages_input(const blocked_nest& n, const tile_shape& s) {
          s.ti * chain_stage_stride(n, s.tj) <= kInStageBytes;
 }
 
+// Streamed chained tiles of bytes with an i chain stage the input rows of a group of its links
+// together and transpose them in one kernel call (chained_tile): kn links x ti rows, where each
+// link was a call of its own, ti rows (often 5-23) in 16-row blocks, the rest an overlapped edge
+// block, and loaded straight from memory. Input rows of at least kMinLinkRowBytes (shorter ones
+// measured level or slower: 10 and 14 B, 5.3-5.7 -> 5.3-5.5 and 5.1-5.6 -> 4.7-5.2 GB/s); rows of
+// up to 64 B sit 16-byte aligned side by side in the staging area, longer ones an odd number of
+// lines apart. Interleaved runs on the 2-core machine, GB/s (docs/cpu.md "Nineteenth session"):
+// i8 [408,15,13,9,2,11,17] perm 6,2,0,3,4,5,1 (15x17 tiles, i chain x198, 17 B input rows)
+// 8.7-9.1 -> 15.0-15.8, [1472,6,22,6,10,23] perm 0,2,5,1,4,3 (23 B rows) 5.5-6.5 -> 11.1-14.6,
+// [92,201,168,85] reversal 7.5-8.7 -> 13.4-14.6, [24,7,19,17,3,14,21,5] perm 7,6,0,4,3,2,5,1
+// 4.3-4.6 -> 7.2-8.3, [776,12,21,3,8,19,3] perm 6,5,4,1,3,0,2 4.0-4.6 -> 5.7-5.9.
+constexpr i64 kMinLinkRowBytes = 16;
+// ... but not where a link already is a tall stack of whole 16-row blocks (ti of 64 rows and more,
+// a multiple of 16): the copy then only costs. Suite A/B, one interleaved round (results/chain-links-
+// cpu2-suite-i8-2026-12-01w.txt), GB/s: [64,16,16,16,16,64] reversal (64 rows x 4 links) 17.2 ->
+// 15.5, [156,78,144,150] perm 3,1,0,2 (144 x 2) 15.1 -> 13.9, [128,32,32,32,64] reversal (128 x 2)
+// 17.1 -> 16.4; the 16- and 32-row links of the [16,8,8,8,8,8,16,32] and [32,8,8,16,16,16,32]
+// reversals gained (10.7 -> 11.7, 9.6 -> 12.0), the 92-row links of [92,201,168,85] too.
+constexpr i64 kLinkTallRows = 64;
+i64 links_stage_stride(const blocked_nest& n, i64 tj) {
+  const i64 row = n.j_chain_count() * tj * n.elem;
+  return row <= 64 ? round_up(row, 16) : chain_stage_stride(n, tj);
+}
+bool chain_links_staged(const blocked_nest& n, const tile_shape& s) {
+  return s.stream && n.elem == 1 && n.i_chain_count() > 1 && n.j_chain_count() * s.tj >= kMinLinkRowBytes &&
+         (s.ti < kLinkTallRows || s.ti % 16 != 0) && 2 * s.ti * links_stage_stride(n, s.tj) <= kInStageBytes;
+}
+
 tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_bytes) {
   tile_shape s;
   const i64 e = n.elem, ni = n.i.extent, nj = n.j.extent;
@@ -462,6 +490,23 @@ void chain_offsets(const std::array<loop_dim, kMaxRank>& c, int rank, i64 idx, i
   }
 }
 
+// Copies `rows` input rows of `bytes` each into the staging area (chain_links_staged): short rows
+// as two overlapping moves each rather than a memcpy call of a run-time size, long ones as
+// input_stager does.
+void stage_link_rows(const kernel_table& kt, std::byte* dst, i64 ldd, const std::byte* src, i64 lds, i64 rows,
+                     i64 bytes) {
+  if (bytes > 64) return input_stager(kt)(dst, ldd, src, lds, rows, bytes);
+  for (i64 r = 0; r < rows; ++r) {
+    std::byte* d = dst + r * ldd;
+    const std::byte* s = src + r * lds;
+    if (bytes >= 32) copy_overlapping<32>(d, s, bytes);
+    else if (bytes >= 16) copy_overlapping<16>(d, s, bytes);
+    else if (bytes >= 8) copy_overlapping<8>(d, s, bytes);
+    else if (bytes >= 4) copy_overlapping<4>(d, s, bytes);
+    else std::memcpy(d, s, static_cast<std::size_t>(bytes));
+  }
+}
+
 // One tile of a nest with chains: ti x tj of the base axes, times every index of the i chain
 // (output columns) and of the j chain (output rows). With a staging buffer (`buf`) the kernel
 // covers the whole j chain in one call, the input being contiguous along it, and the tile's output
@@ -470,7 +515,8 @@ void chain_offsets(const std::array<loop_dim, kMaxRank>& c, int rank, i64 idx, i
 // K and JP are the chains' counts for this tile: less than the full ones for the last block of a
 // chain link split with a remainder (blocked_nest::i_split, j_split).
 void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runner& tile, std::byte* buf, i64 ldb,
-                  bool stream, bool stage_in, const std::byte* src, std::byte* dst, i64 ti, i64 tj, i64 K, i64 JP) {
+                  bool stream, bool stage_in, bool stage_links, const std::byte* src, std::byte* dst, i64 ti, i64 tj,
+                  i64 K, i64 JP) {
   const i64 e = n.elem;
   i64 ki, ko, ji, jo;
   if (!buf) {
@@ -487,13 +533,26 @@ void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runn
   const bool whole_lines = (n.j.out_stride | len) % 64 == 0;
   const bool packed = ti == n.i.extent && n.j.out_stride == len && ldb == len;  // rows form one run
   const i64 lds = chain_stage_stride(n, tj);  // (JP is at most the whole chain)
-  for (i64 k = 0; k < K; ++k) {
-    chain_offsets(n.i_chain, n.i_chain_rank, k, &ki, &ko);
-    if (stage_in) {
-      input_stager(kt)(buf + kBufBytes, lds, src + ki, n.i.in_stride, ti, JP * tj * e);
-      tile.with_input_stride(lds)(buf + kBufBytes, buf + k * ti * e, e, ldb, ti, JP * tj);
-    } else {
-      tile(src + ki, buf + k * ti * e, e, ldb, ti, JP * tj);
+  if (stage_links && K > 1) {  // chain_links_staged: kn links' rows staged, one kernel call per group
+    const i64 slds = links_stage_stride(n, tj), row = JP * tj * e;
+    const i64 per = std::max<i64>(1, kInStageBytes / (ti * slds));
+    for (i64 k0 = 0; k0 < K; k0 += per) {
+      const i64 kn = std::min(per, K - k0);
+      for (i64 k = k0; k < k0 + kn; ++k) {
+        chain_offsets(n.i_chain, n.i_chain_rank, k, &ki, &ko);
+        stage_link_rows(kt, buf + kBufBytes + (k - k0) * ti * slds, slds, src + ki, n.i.in_stride, ti, row);
+      }
+      tile.with_input_stride(slds)(buf + kBufBytes, buf + k0 * ti * e, e, ldb, kn * ti, JP * tj);
+    }
+  } else {
+    for (i64 k = 0; k < K; ++k) {
+      chain_offsets(n.i_chain, n.i_chain_rank, k, &ki, &ko);
+      if (stage_in) {
+        input_stager(kt)(buf + kBufBytes, lds, src + ki, n.i.in_stride, ti, JP * tj * e);
+        tile.with_input_stride(lds)(buf + kBufBytes, buf + k * ti * e, e, ldb, ti, JP * tj);
+      } else {
+        tile(src + ki, buf + k * ti * e, e, ldb, ti, JP * tj);
+      }
     }
   }
   for (i64 jp = 0; jp < JP; ++jp) {
@@ -587,6 +646,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   // Chained tiles of bytes stage their input the same way (chained_tile), their whole j chain per
   // row: the power-of-two reversals, whose rows of 128-512 B sit 1-4 MiB apart (see kAliasingStride).
   const bool chain_stage_in = lines && tile.simd && chain_stages_input(n, s);
+  const bool chain_stage_links = lines && tile.simd && chain_links_staged(n, s);
   // Staged tiles (choose_tiles; interior i tiles, which start and end on output line boundaries):
   // the tile's input rows are first copied into the staging buffer, a group of rows side by side
   // (kernel_table::stage_rows), then transposed kStagedChunkBytes of each row at a time into a
@@ -648,7 +708,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         std::byte* dst = out + cur.out + i0 * n.i.out_stride + j0 * n.j.out_stride;
         if (chained) {
           chained_tile(n, kt, tile, mode == store_mode::kLines || direct_staged ? buf : nullptr, ldb,
-                       mode == store_mode::kLines, chain_stage_in, src, dst, i1 - i0, j1 - j0,
+                       mode == store_mode::kLines, chain_stage_in, chain_stage_links, src, dst, i1 - i0, j1 - j0,
                        split_count(n.i_chain, n.i_chain_rank, n.i_split, n.i_split_extent, K, cur),
                        split_count(n.j_chain, n.j_chain_rank, n.j_split, n.j_split_extent, n.j_chain_count(), cur));
         } else if (mode == store_mode::kDirect || !buf) {
@@ -926,7 +986,9 @@ status configure_blocked(plan_data& pd, std::string*) {
       chains = fmt::format(" (i chain x{}, j chain x{})", n.i_chain_count(), n.j_chain_count());
     pd.reason += fmt::format("; {}x{} tiles{} of {} B elements ({} kernels) x {}{}{}", s.ti, s.tj, chains, n.elem,
                              simd ? kt.isa : "strided scalar", n.outer_count(), s.stream ? ", streaming stores" : "",
-                             s.staged || (simd && chain_stages_input(n, s)) ? ", staged input" : "");
+                             simd && chain_links_staged(n, s) ? ", staged input (i chain links together)"
+                             : s.staged || (simd && chain_stages_input(n, s)) ? ", staged input"
+                                                                              : "");
   }
   return status::kSuccess;
 }

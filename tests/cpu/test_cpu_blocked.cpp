@@ -1040,6 +1040,38 @@ TEST(CpuBlocked, ChainedTilesStageInput) {
   }
 }
 
+// Streamed chained tiles of bytes whose i chain has several links and whose input rows are 16 B
+// or more stage a group of links' rows together and transpose them in one call (blocked.cpp
+// chain_links_staged): random inputs against the reference, 1 and 2 threads, an output offset by
+// 5 bytes (no line-aligned rows), an i chain link split with a remainder ([5,201,168,85]: blocks of
+// 52 of the 201, the last one clipped), input rows of 17-456 B; rows of 14 B keep one kernel call
+// per link.
+TEST(CpuBlocked, ChainLinksStagedTogether) {
+  struct shape {
+    std::vector<i64> extents;
+    std::vector<int> perm;
+    bool together;
+  };
+  const std::vector<shape> shapes = {{{24, 15, 13, 9, 2, 11, 17}, {6, 2, 0, 3, 4, 5, 1}, true},
+                                     {{88, 6, 22, 6, 10, 23}, {0, 2, 5, 1, 4, 3}, true},
+                                     {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, true},
+                                     {{48, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, true},
+                                     {{5, 201, 168, 85}, {3, 2, 1, 0}, true},
+                                     {{4, 15, 17, 4, 9, 6, 13, 14}, {3, 0, 1, 2, 7, 4, 6, 5}, false}};
+  for (const shape& sh : shapes) {
+    const permute_desc d = pdesc(sh.extents, sh.perm, 1);
+    for (const int threads : {1, 2}) {
+      const i64 out_off = threads == 1 ? 0 : 5;
+      std::string summary;
+      ASSERT_EQ(check(d, threads, span(d.extents, d.in_strides), span(out_extents(d), d.out_strides), out_off, 0,
+                      &summary),
+                "")
+          << d.extents[0] << " x ... " << threads << " threads: " << summary;
+      EXPECT_EQ(summary.find("i chain links together") != std::string::npos, sh.together) << summary;
+    }
+  }
+}
+
 namespace {
 
 // For the large random tests below: a permutation of `rank` dims and about 6 MiB, extents of 1-40
