@@ -283,18 +283,20 @@ bool chain_stages_input(const blocked_nest& n, const tile_shape& s) {
 // block, and loaded straight from memory. Input rows of at least kMinLinkRowBytes (shorter ones
 // measured level or slower: 10 and 14 B, 5.3-5.7 -> 5.3-5.5 and 5.1-5.6 -> 4.7-5.2 GB/s); rows of
 // up to 64 B sit 16-byte aligned side by side in the staging area, longer ones an odd number of
-// lines apart. Interleaved runs on the 2-core machine, GB/s (docs/cpu.md "Nineteenth session"):
-// i8 [408,15,13,9,2,11,17] perm 6,2,0,3,4,5,1 (15x17 tiles, i chain x198, 17 B input rows)
-// 8.7-9.1 -> 15.0-15.8, [1472,6,22,6,10,23] perm 0,2,5,1,4,3 (23 B rows) 5.5-6.5 -> 11.1-14.6,
-// [92,201,168,85] reversal 7.5-8.7 -> 13.4-14.6, [24,7,19,17,3,14,21,5] perm 7,6,0,4,3,2,5,1
-// 4.3-4.6 -> 7.2-8.3, [776,12,21,3,8,19,3] perm 6,5,4,1,3,0,2 4.0-4.6 -> 5.7-5.9.
+// lines apart. Interleaved runs on the 2-core machine, two rounds, GB/s (docs/cpu.md "Nineteenth
+// session", results/chain-links-cpu2-cases-2026-12-01w.txt): i8 [408,15,13,9,2,11,17] perm
+// 6,2,0,3,4,5,1 (15x17 tiles, i chain x198, 17 B input rows) 9.4-9.5 -> 18.1-18.4,
+// [1472,6,22,6,10,23] perm 0,2,5,1,4,3 (23 B rows) 7.1 -> 14.7-15.3, [92,201,168,85] reversal
+// 8.5-8.7 -> 13.9-14.8, [24,7,19,17,3,14,21,5] perm 7,6,0,4,3,2,5,1 4.5 -> 8.8-8.9,
+// [776,12,21,3,8,19,3] perm 6,5,4,1,3,0,2 4.3 -> 5.7-5.9; ten cases x1.00-x2.11.
 constexpr i64 kMinLinkRowBytes = 16;
 // ... but not where a link already is a tall stack of whole 16-row blocks (ti of 64 rows and more,
 // a multiple of 16): the copy then only costs. Suite A/B, one interleaved round (results/chain-links-
 // cpu2-suite-i8-2026-12-01w.txt), GB/s: [64,16,16,16,16,64] reversal (64 rows x 4 links) 17.2 ->
 // 15.5, [156,78,144,150] perm 3,1,0,2 (144 x 2) 15.1 -> 13.9, [128,32,32,32,64] reversal (128 x 2)
 // 17.1 -> 16.4; the 16- and 32-row links of the [16,8,8,8,8,8,16,32] and [32,8,8,16,16,16,32]
-// reversals gained (10.7 -> 11.7, 9.6 -> 12.0), the 92-row links of [92,201,168,85] too.
+// reversals held or gained (that round 10.7 -> 11.7, 9.6 -> 12.0; two more rounds x1.06, x1.00),
+// the 92-row links of [92,201,168,85] gained (x1.67).
 constexpr i64 kLinkTallRows = 64;
 i64 links_stage_stride(const blocked_nest& n, i64 tj) {
   const i64 row = n.j_chain_count() * tj * n.elem;
