@@ -515,7 +515,9 @@ void stage_link_rows(const kernel_table& kt, std::byte* dst, i64 ldd, const std:
 // rows, (i chain x ti) elements each and contiguous in the output, are then streamed (`stream`)
 // or copied with ordinary stores; without one each (i, j) chain index is a kernel call of its own.
 // K and JP are the chains' counts for this tile: less than the full ones for the last block of a
-// chain link split with a remainder (blocked_nest::i_split, j_split).
+// chain link split with a remainder (blocked_nest::i_split, j_split). The input rows go to the
+// kernel straight, or staged a link at a time (stage_in: chain_stages_input), or staged a group of
+// links at a time for one call per group (stage_links: chain_links_staged, which takes precedence).
 void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runner& tile, std::byte* buf, i64 ldb,
                   bool stream, bool stage_in, bool stage_links, const std::byte* src, std::byte* dst, i64 ti, i64 tj,
                   i64 K, i64 JP) {
