@@ -1011,6 +1011,26 @@ TEST(CpuBlocked, SmallChainedTilesStagedWhole) {
   }
 }
 
+namespace {
+
+// A permutation of bytes against the reference with 1 thread and an aligned output, then with 2
+// threads and the output 5 bytes off alignment; each run's plan summary goes to `expect`.
+template <class Expect>
+void check_bytes_both_ways(const std::vector<i64>& extents, const std::vector<int>& perm, Expect&& expect) {
+  const permute_desc d = pdesc(extents, perm, 1);
+  for (const int threads : {1, 2}) {
+    const i64 out_off = threads == 1 ? 0 : 5;
+    std::string summary;
+    ASSERT_EQ(check(d, threads, span(d.extents, d.in_strides), span(out_extents(d), d.out_strides), out_off, 0,
+                    &summary),
+              "")
+        << d.extents[0] << " x ... " << threads << " threads: " << summary;
+    expect(summary);
+  }
+}
+
+}  // namespace
+
 // Chained tiles of bytes whose input rows alias in the L1 cache (a multiple of 2 KiB apart) copy
 // them into the staging area first (chained_tile): reversals whose tiles take a chain link in
 // blocks with a remainder (24: a j chain of 5 out of a link of 16), or leave an edge tile (300: 256
@@ -1025,19 +1045,11 @@ TEST(CpuBlocked, ChainedTilesStageInput) {
                                      {{16, 8, 16, 16, 40, 64}, {5, 4, 3, 2, 1, 0}},
                                      {{64, 16, 64, 128}, {3, 2, 1, 0}},
                                      {{300, 4, 16, 16, 32}, {4, 3, 2, 1, 0}}};
-  for (const shape& sh : shapes) {
-    const permute_desc d = pdesc(sh.extents, sh.perm, 1);
-    for (const int threads : {1, 2}) {
-      const i64 out_off = threads == 1 ? 0 : 5;
-      std::string summary;
-      ASSERT_EQ(check(d, threads, span(d.extents, d.in_strides), span(out_extents(d), d.out_strides), out_off, 0,
-                      &summary),
-                "")
-          << d.extents[0] << " x ... " << threads << " threads: " << summary;
+  for (const shape& sh : shapes)
+    check_bytes_both_ways(sh.extents, sh.perm, [](const std::string& summary) {
       EXPECT_NE(summary.find("chain x"), std::string::npos) << summary;
       EXPECT_NE(summary.find("staged input"), std::string::npos) << summary;
-    }
-  }
+    });
 }
 
 // Streamed chained tiles of bytes whose i chain has several links and whose input rows are 16 B
@@ -1058,18 +1070,10 @@ TEST(CpuBlocked, ChainLinksStagedTogether) {
                                      {{48, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, true},
                                      {{5, 201, 168, 85}, {3, 2, 1, 0}, true},
                                      {{4, 15, 17, 4, 9, 6, 13, 14}, {3, 0, 1, 2, 7, 4, 6, 5}, false}};
-  for (const shape& sh : shapes) {
-    const permute_desc d = pdesc(sh.extents, sh.perm, 1);
-    for (const int threads : {1, 2}) {
-      const i64 out_off = threads == 1 ? 0 : 5;
-      std::string summary;
-      ASSERT_EQ(check(d, threads, span(d.extents, d.in_strides), span(out_extents(d), d.out_strides), out_off, 0,
-                      &summary),
-                "")
-          << d.extents[0] << " x ... " << threads << " threads: " << summary;
+  for (const shape& sh : shapes)
+    check_bytes_both_ways(sh.extents, sh.perm, [&sh](const std::string& summary) {
       EXPECT_EQ(summary.find("i chain links together") != std::string::npos, sh.together) << summary;
-    }
-  }
+    });
 }
 
 namespace {
