@@ -277,9 +277,9 @@ bool chain_stages_input(const blocked_nest& n, const tile_shape& s) {
          s.ti * chain_stage_stride(n, s.tj) <= kInStageBytes;
 }
 
-// Streamed chained tiles of bytes with an i chain stage the input rows of a group of its links
-// together and transpose them in one kernel call (chained_tile): kn links x ti rows, where each
-// link was a call of its own, ti rows (often 5-23) in 16-row blocks, the rest an overlapped edge
+// Chained tiles of bytes (and of halves, below) with an i chain stage the input rows of a group of
+// its links together and transpose them in one kernel call (chained_tile): kn links x ti rows, where
+// each link was a call of its own, ti rows (often 5-23) in 16-row blocks, the rest an overlapped edge
 // block, and loaded straight from memory. Input rows of at least kMinLinkRowBytes (shorter ones
 // measured level or slower: 10 and 14 B, 5.3-5.7 -> 5.3-5.5 and 5.1-5.6 -> 4.7-5.2 GB/s); rows of
 // up to 64 B sit 16-byte aligned side by side in the staging area, longer ones an odd number of
@@ -298,13 +298,45 @@ constexpr i64 kMinLinkRowBytes = 16;
 // reversals held or gained (that round 10.7 -> 11.7, 9.6 -> 12.0; two more rounds x1.06, x1.00),
 // the 92-row links of [92,201,168,85] gained (x1.67).
 constexpr i64 kLinkTallRows = 64;
+// Halves (since the twentieth session): the same staging, but not where a link already is whole
+// 8 x 16 register blocks (ti a multiple of 8, tj of 16: the 2-byte kernels' rows-first shape,
+// microkernels_avx2.cpp). Interleaved runs on the 2-core machine, four rounds, GB/s (docs/cpu.md
+// "Twentieth session", results/chain-links-cpu2-halves-direct-2026-12-01x.txt): f16
+// [736,6,22,6,10,23] perm 0,2,5,1,4,3 (6 x 23 links) 3.7-5.5 -> 7.5-10.8; [1634,8,6,18,19,5] perm
+// 2,5,0,4,3,1 (8 x 5) 6.0-7.8 -> 9.5-13.4; [12,7,19,17,3,14,21,5] perm 7,6,0,4,3,2,5,1 (7 x 5) 2.5-4.2
+// -> 5.3-5.8; seven cases x1.02-x1.97, geometric mean x1.34. The reversals of whole-block links lost
+// ([32,16,16,16,16,64], 32 x 64 links: 6.4, 7.2 -> 5.5, 5.8; [16,8,8,16,16,16,32], 16 x 32: 5.9, 6.2
+// -> 5.1, 5.2). Nor where a link's rows are shorter than kMinLinkPiece2 bytes per j chain index:
+// [806,7,6,9,22,10,2] perm 6,0,5,3,1,2,4 (22 x 2 links, 4 B) lost in all four rounds, 11.0, 11.1, 13.7,
+// 12.3 -> 10.5, 9.8, 13.2, 9.3, and [388,12,21,3,8,19,3] perm 6,5,4,1,3,0,2 (21 x 3, 6 B) was level
+// (4.6-5.1 -> 3.8-5.3), while the 5-column links gained.
+// Tiles written with ordinary stores (outputs under kStreamMinBytes, small chained tiles: see
+// kChainStreamMinTile) too, since the twentieth session: the group's output rows go to the staging
+// buffer and are copied out row by row. Interleaved runs, two rounds, GB/s: i8 [264,12,6,2,15,18,13,2]
+// perm 7,4,1,3,6,2,0,5 3.9, 3.9 -> 5.4, 5.2; [44,21,10,4,12,13,23,2] perm 4,3,6,2,0,1,5,7 4.2, 3.9 ->
+// 4.8, 4.6; [24,18,22,13,3,14,2,24] perm 7,1,4,6,3,2,0,5 3.2, 3.2 -> 5.0, 5.1; f16 [62,23,14,4,15,11,10]
+// perm 3,1,6,0,4,5,2 9.3, 9.2 -> 10.1, 10.5; [204,15,13,9,2,11,17] perm 6,2,0,3,4,5,1 11.3, 11.5 ->
+// 13.2, 13.2; [12,18,22,13,3,14,2,24] 4.4, 4.6 -> 6.0, 6.3. Not for 4-byte elements: of the 14 f32
+// suite cases it would take, ten lost (x0.68-x0.93, two rounds), two held and two gained (x1.22,
+// x2.05); the 8 x 8 kernels' edges are cheap 4- and 2-row pieces already.
+constexpr i64 kLinkBlockRows2 = 8, kLinkBlockCols2 = 16, kMinLinkPiece2 = 8;
+bool link_is_whole_blocks(const blocked_nest& n, const tile_shape& s) {
+  if (n.elem == 1) return s.ti >= kLinkTallRows && s.ti % 16 == 0;
+  return s.ti % kLinkBlockRows2 == 0 && s.tj % kLinkBlockCols2 == 0;
+}
+bool link_rows_too_short(const blocked_nest& n, const tile_shape& s) {
+  return n.elem == 2 && s.tj * n.elem < kMinLinkPiece2;
+}
 i64 links_stage_stride(const blocked_nest& n, i64 tj) {
   const i64 row = n.j_chain_count() * tj * n.elem;
   return row <= 64 ? round_up(row, 16) : chain_stage_stride(n, tj);
 }
+// (The output rows, contiguous, staged whole: i chain x ti elements each, j chain x tj of them.)
 bool chain_links_staged(const blocked_nest& n, const tile_shape& s) {
-  return s.stream && n.elem == 1 && n.i_chain_count() > 1 && n.j_chain_count() * s.tj >= kMinLinkRowBytes &&
-         (s.ti < kLinkTallRows || s.ti % 16 != 0) && 2 * s.ti * links_stage_stride(n, s.tj) <= kInStageBytes;
+  const i64 e = n.elem, K = n.i_chain_count(), JP = n.j_chain_count();
+  return e <= 2 && K > 1 && n.i.out_stride == e && JP * s.tj * e >= kMinLinkRowBytes && !link_is_whole_blocks(n, s) &&
+         !link_rows_too_short(n, s) && 2 * s.ti * links_stage_stride(n, s.tj) <= kInStageBytes &&
+         JP * s.tj * round_up(K * n.i.extent * e, 64) <= kBufBytes;
 }
 
 tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_bytes) {
@@ -650,7 +682,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   // Chained tiles of bytes stage their input the same way (chained_tile), their whole j chain per
   // row: the power-of-two reversals, whose rows of 128-512 B sit 1-4 MiB apart (see kAliasingStride).
   const bool chain_stage_in = lines && tile.simd && chain_stages_input(n, s);
-  const bool chain_stage_links = lines && tile.simd && chain_links_staged(n, s);
+  const bool chain_stage_links = (lines || mode == store_mode::kDirect) && tile.simd && chain_links_staged(n, s);
   // Staged tiles (choose_tiles; interior i tiles, which start and end on output line boundaries):
   // the tile's input rows are first copied into the staging buffer, a group of rows side by side
   // (kernel_table::stage_rows), then transposed kStagedChunkBytes of each row at a time into a
@@ -687,7 +719,8 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   std::atomic<i64> next_task{0};
 #pragma omp parallel num_threads(threads)
   {
-    std::byte* const buf = mode == store_mode::kDirect && !direct_staged ? nullptr : staging_buffer();
+    std::byte* const buf =
+        mode == store_mode::kDirect && !direct_staged && !chain_stage_links ? nullptr : staging_buffer();
     odometer cur(n);
     i64 bi = 0, bj = 0, cur_o = -1;
     for (;;) {
@@ -711,8 +744,9 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         const std::byte* src = in + cur.in + i0 * n.i.in_stride + j0 * n.j.in_stride;
         std::byte* dst = out + cur.out + i0 * n.i.out_stride + j0 * n.j.out_stride;
         if (chained) {
-          chained_tile(n, kt, tile, mode == store_mode::kLines || direct_staged ? buf : nullptr, ldb,
-                       mode == store_mode::kLines, chain_stage_in, chain_stage_links, src, dst, i1 - i0, j1 - j0,
+          const bool buffered = mode == store_mode::kLines || direct_staged || chain_stage_links;
+          chained_tile(n, kt, tile, buffered ? buf : nullptr, ldb, mode == store_mode::kLines, chain_stage_in,
+                       chain_stage_links, src, dst, i1 - i0, j1 - j0,
                        split_count(n.i_chain, n.i_chain_rank, n.i_split, n.i_split_extent, K, cur),
                        split_count(n.j_chain, n.j_chain_rank, n.j_split, n.j_split_extent, n.j_chain_count(), cur));
         } else if (mode == store_mode::kDirect || !buf) {

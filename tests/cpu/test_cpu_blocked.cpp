@@ -1013,13 +1013,13 @@ TEST(CpuBlocked, SmallChainedTilesStagedWhole) {
 
 namespace {
 
-// A permutation of bytes against the reference with 1 thread and an aligned output, then with 2
-// threads and the output 5 bytes off alignment; each run's plan summary goes to `expect`.
+// A permutation of eb-byte elements against the reference with 1 thread and an aligned output, then
+// with 2 threads and the output 5 elements off alignment; each run's plan summary goes to `expect`.
 template <class Expect>
-void check_bytes_both_ways(const std::vector<i64>& extents, const std::vector<int>& perm, Expect&& expect) {
-  const permute_desc d = pdesc(extents, perm, 1);
+void check_both_ways(const std::vector<i64>& extents, const std::vector<int>& perm, int eb, Expect&& expect) {
+  const permute_desc d = pdesc(extents, perm, eb);
   for (const int threads : {1, 2}) {
-    const i64 out_off = threads == 1 ? 0 : 5;
+    const i64 out_off = threads == 1 ? 0 : 5 * eb;
     std::string summary;
     ASSERT_EQ(check(d, threads, span(d.extents, d.in_strides), span(out_extents(d), d.out_strides), out_off, 0,
                     &summary),
@@ -1046,7 +1046,7 @@ TEST(CpuBlocked, ChainedTilesStageInput) {
                                      {{64, 16, 64, 128}, {3, 2, 1, 0}},
                                      {{300, 4, 16, 16, 32}, {4, 3, 2, 1, 0}}};
   for (const shape& sh : shapes)
-    check_bytes_both_ways(sh.extents, sh.perm, [](const std::string& summary) {
+    check_both_ways(sh.extents, sh.perm, 1, [](const std::string& summary) {
       EXPECT_NE(summary.find("chain x"), std::string::npos) << summary;
       EXPECT_NE(summary.find("staged input"), std::string::npos) << summary;
     });
@@ -1071,7 +1071,48 @@ TEST(CpuBlocked, ChainLinksStagedTogether) {
                                      {{5, 201, 168, 85}, {3, 2, 1, 0}, true},
                                      {{4, 15, 17, 4, 9, 6, 13, 14}, {3, 0, 1, 2, 7, 4, 6, 5}, false}};
   for (const shape& sh : shapes)
-    check_bytes_both_ways(sh.extents, sh.perm, [&sh](const std::string& summary) {
+    check_both_ways(sh.extents, sh.perm, 1, [&sh](const std::string& summary) {
+      EXPECT_EQ(summary.find("i chain links together") != std::string::npos, sh.together) << summary;
+    });
+}
+
+// Chained tiles written with ordinary stores (outputs under 4 MiB, or tiles too small to stream)
+// stage their links together too, then copy the tile's output rows out of the staging buffer:
+// bytes and halves, 1 and 2 threads, aligned and offset outputs.
+TEST(CpuBlocked, ChainLinksStagedDirect) {
+  struct shape {
+    std::vector<i64> extents;
+    std::vector<int> perm;
+    int eb;
+  };
+  const std::vector<shape> shapes = {{{4, 12, 6, 2, 15, 18, 13, 2}, {7, 4, 1, 3, 6, 2, 0, 5}, 1},
+                                     {{3, 15, 13, 9, 2, 11, 17}, {6, 2, 0, 3, 4, 5, 1}, 2},
+                                     {{6, 23, 14, 4, 15, 11, 10}, {3, 1, 6, 0, 4, 5, 2}, 2}};
+  for (const shape& sh : shapes)
+    check_both_ways(sh.extents, sh.perm, sh.eb, [](const std::string& summary) {
+      EXPECT_NE(summary.find("i chain links together"), std::string::npos) << summary;
+      EXPECT_EQ(summary.find("streaming"), std::string::npos) << summary;
+    });
+}
+
+// The same for halves: links of 3-8 rows and 5-85 columns staged together, a link split with a
+// remainder ([3,201,168,85]), output rows off alignment; links that are whole 8 x 16 register
+// blocks ([8,8,16,16,16,64]: 8 x 64) or 3 columns narrow ([24,12,21,3,8,19,3]) keep one kernel call
+// each (blocked.cpp link_is_whole_blocks, link_rows_too_short).
+TEST(CpuBlocked, ChainLinksStagedTogetherHalves) {
+  struct shape {
+    std::vector<i64> extents;
+    std::vector<int> perm;
+    bool together;
+  };
+  const std::vector<shape> shapes = {{{44, 6, 22, 6, 10, 23}, {0, 2, 5, 1, 4, 3}, true},
+                                     {{3, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, true},
+                                     {{24, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, false},
+                                     {{3, 201, 168, 85}, {3, 2, 1, 0}, true},
+                                     {{60, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, true},
+                                     {{8, 8, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}, false}};
+  for (const shape& sh : shapes)
+    check_both_ways(sh.extents, sh.perm, 2, [&sh](const std::string& summary) {
       EXPECT_EQ(summary.find("i chain links together") != std::string::npos, sh.together) << summary;
     });
 }
