@@ -931,10 +931,12 @@ blocked_nest make_nest(const problem& p) {
   auto fits = [&](i64 bytes, i64 f, i64 other) {
     return bytes * f <= kMaxChainBytes && bytes * f * other <= kMaxChainTileBytes;
   };
-  // overshoot: whether a dim may be taken whole when that takes the chain past twice its target
-  // (else it is split at the smallest block that reaches the target; see below).
+  // past: what the chain does with a dim that would take it past twice its target: take it whole,
+  // take the smallest block of it that reaches the target, or stop before it (see below).
+  enum class past { kWhole, kBlock, kStop };
   auto grow = [&](std::array<loop_dim, kMaxRank>& chain, int& rank, i64 loop_dim::*stride, i64 bytes, i64 target,
-                  i64 other, i64& split_extent, i64& split_stride, bool overshoot) {
+                  i64 other, i64& split_extent, i64& split_stride, past mode) {
+    const bool overshoot = mode == past::kWhole;
     while ((both_short || (j_only && stride == &loop_dim::in_stride)) && bytes < target) {
       int k = 0;
       while (k < r && d[k].*stride != bytes) ++k;
@@ -945,6 +947,7 @@ blocked_nest make_nest(const problem& p) {
         chain[rank++] = take(k);
         continue;
       }
+      if (mode == past::kStop && fits(bytes, d[k].extent, other)) break;
       // The smallest block that reaches the target, else the largest that fits.
       i64 f = 1;
       while (f + 1 < d[k].extent && fits(bytes, f + 1, other) && bytes * f < target) ++f;
@@ -960,7 +963,7 @@ blocked_nest make_nest(const problem& p) {
     return bytes;
   };
   // Both chains, the i chain allowed or not to overshoot its target by taking a long dim whole
-  // (else a block of it). For 1- and 2-byte elements the plan without overshoot is kept where it
+  // (else a block of it, or nothing of it: below). For 1- and 2-byte elements the plan without overshoot is kept where it
   // gives the j chain at least 4 times the length: the budget of the tile then goes to longer
   // input rows. The reversals of small power-of-two extents took a dim of 8-16 whole, an i chain
   // of 1 KiB for a target of 256 B, and left input rows of 32-64 B. GB/s, two interleaved rounds
@@ -973,22 +976,34 @@ blocked_nest make_nest(const problem& p) {
   // 16-byte elements it lost everywhere (f32 [4,8,8,8,8,8,16,32] 15.0 -> 11.3, f64 [408,8,6,18,19,
   // 5] perm 2,5,0,4,3,1 24.7 -> 16.9).
   constexpr i64 kShortChainGain = 4;
+  // Where neither the whole dim nor a block of it gives the j chain that gain (the block's blocks
+  // are an outer loop, so the j chain cannot take the dim either), the i chain may stop before the
+  // dim instead, leaving it whole to the j chain, once the i chain's rows are a line long (twentieth
+  // session; with shorter rows, 14-36 B, the stop took four suite cases' i chains to nothing, among
+  // them [408,15,13,9,2,11,17], whose i chain links staged together ran at twice the speed). i8
+  // [3268,8,6,18,19,5] perm 2,5,0,4,3,1: i chain x342 (2736 B rows), j chain x1 (5 B input rows) ->
+  // x18 (144 B), x19 (95 B, links staged together), GB/s in three interleaved rounds 3.4, 3.4, 2.9 ->
+  // 15.1, 15.9, 15.2 (docs/cpu.md "Twentieth session"); the only suite case whose plan changes.
+  constexpr i64 kStopChainMinOutBytes = 64;
   const auto d0 = d;
   const int r0 = r;
   const blocked_nest n0 = n;
-  auto chains = [&](bool overshoot) {
+  auto chains = [&](past mode) {
     d = d0, r = r0, n = n0, i_split_stride = j_split_stride = 0;
     const i64 i_bytes = grow(n.i_chain, n.i_chain_rank, &loop_dim::out_stride, n.i.extent * n.elem, kChainOutBytes,
                              std::min(n.j.extent, std::max<i64>(1, kChainInBytes / n.elem)), n.i_split_extent,
-                             i_split_stride, overshoot);
+                             i_split_stride, mode);
     grow(n.j_chain, n.j_chain_rank, &loop_dim::in_stride, n.j.extent * n.elem,
          both_short ? kChainInBytes : kJOnlyChainInBytes,
          n.i_chain_rank ? i_bytes / n.elem : std::min(n.i.extent, std::max<i64>(1, kChainOutBytes / n.elem)),
-         n.j_split_extent, j_split_stride, true);
+         n.j_split_extent, j_split_stride, past::kWhole);
     return n.j_chain_count();
   };
-  const i64 j_with = chains(true);
-  if (n.elem <= 2 && chains(false) < kShortChainGain * j_with) chains(true);
+  const i64 j_with = chains(past::kWhole);
+  auto out_row_bytes = [&] { return n.i_chain_count() * n.i.extent * n.elem; };
+  if (n.elem <= 2 && chains(past::kBlock) < kShortChainGain * j_with &&
+      (chains(past::kStop) < kShortChainGain * j_with || out_row_bytes() < kStopChainMinOutBytes))
+    chains(past::kWhole);
   // Innermost outer loop = smallest input stride: consecutive tiles read neighbouring lines (and
   // pages) of the input, which the hardware prefetchers follow; the output side is streamed.
   finish_outer([](const loop_dim& x, const loop_dim& y) { return x.in_stride > y.in_stride; });

@@ -462,6 +462,19 @@ TEST(CpuBlockedNest, ShortElementsTradeIChainForJChain) {
   // continued by nothing (the 7 goes to the output's side).
   const auto d = c::make_nest(normalized(pdesc({1612, 7, 6, 9, 22, 10, 2}, {6, 0, 5, 3, 1, 2, 4}, 1)));
   EXPECT_EQ(d.i_chain_count(), 42);
+  // Where neither the whole dim nor a block of it leaves the j chain anything, the i chain stops
+  // before it once its rows are a line long (kStopChainMinOutBytes): i8 [3268,8,6,18,19,5] perm
+  // 2,5,0,4,3,1 has i = 8 B, the 18 takes it to 144 B, and the 19 goes to the j chain (5 B -> 95 B
+  // input rows) instead of to the i chain (2736 B output rows, 5 B input rows).
+  const auto e = c::make_nest(normalized(pdesc({3268, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 1)));
+  EXPECT_EQ(e.i_chain_count(), 18);
+  EXPECT_EQ(e.j_chain_count(), 19);
+  EXPECT_EQ(e.i_split, -1);
+  EXPECT_EQ(e.j_split, -1);
+  // ... but not into i rows under a line: [124,23,14,4,15,11,10] perm 3,1,6,0,4,5,2 keeps its i chain.
+  const auto f = c::make_nest(normalized(pdesc({124, 23, 14, 4, 15, 11, 10}, {3, 1, 6, 0, 4, 5, 2}, 1)));
+  EXPECT_EQ(f.i_chain_count(), 165);
+  EXPECT_EQ(f.j_chain_count(), 1);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -1093,6 +1106,14 @@ TEST(CpuBlocked, ChainLinksStagedDirect) {
       EXPECT_NE(summary.find("i chain links together"), std::string::npos) << summary;
       EXPECT_EQ(summary.find("streaming"), std::string::npos) << summary;
     });
+}
+
+// The stopped i chain's plan against the reference (a smaller [N,8,6,18,19,5] perm 2,5,0,4,3,1 of
+// bytes, 1 and 2 threads, aligned and offset output).
+TEST(CpuBlocked, StoppedIChain) {
+  check_both_ways({40, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 1, [](const std::string& summary) {
+    EXPECT_NE(summary.find("i chain x18, j chain x19"), std::string::npos) << summary;
+  });
 }
 
 // The same for halves: links of 3-8 rows and 5-85 columns staged together, a link split with a
