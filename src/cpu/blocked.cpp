@@ -470,18 +470,68 @@ void generic_tile_any(const std::byte* in, i64 si, i64 sj, std::byte* out, i64 s
     each([e](std::byte* d, const std::byte* s) { std::memcpy(d, s, static_cast<std::size_t>(e)); });
 }
 
+// Folded elements padded to the next power of two (tile_runner::padded_tile): 3-byte ones only.
+// Interleaved runs on the 2-core machine (an Intel Xeon that day), GB/s, strided scalar -> padded
+// (docs/cpu.md "Twentieth session"): i8 [721600,124,3,1] perm 1,0,2,3 (3 B) 6.2, 4.3, 5.4 -> 8.1,
+// 8.0, 7.6 (the whole tile padded at once, without kPadChunkBytes: 8.1, 8.0); but 5-byte elements
+// lost (i8 [1851276,29,5] perm 1,0,2 12.9, 12.2, 10.8 -> 11.2, 8.8, 7.8), as did 10-byte ones (f16
+// [925638,29,5] 15.8, 15.7, 13.2 -> 13.7, 6.7, 10.3) and the chained tiles of 5, 10 and 14 bytes
+// (x0.6-x0.8); 6, 7 and 12 bytes were mixed. The strided scalar tile moves such elements as two
+// overlapping fixed-size moves, and the two extra passes of padding cost as much as the kernel
+// saves, but for 3 bytes, which it moves as two 2-byte halves.
+bool pads_elements(i64 e) { return e == 3; }
+// A padded tile is worked on in column chunks whose two padded copies stay within this (in L1).
+constexpr i64 kPadChunkBytes = 8 << 10;
+// This thread's scratch for padded tiles (tile_runner::padded_tile), grown to the largest request
+// and kept for the thread's life; null if the allocation failed.
+std::byte* pad_scratch(i64 bytes) {
+  struct holder {
+    std::byte* p = nullptr;
+    i64 size = 0;
+    ~holder() { std::free(p); }
+  };
+  thread_local holder h;
+  if (h.size < bytes) {
+    std::free(h.p);
+    h.size = round_up(bytes, 4096);
+    h.p = static_cast<std::byte*>(std::aligned_alloc(64, static_cast<std::size_t>(h.size)));
+    if (!h.p) h.size = 0;
+  }
+  return h.p;
+}
+
 // One tile of the nest, to `out` with strides (so_i, so_j): through the kernel table when the
 // element is a supported size and both sides are contiguous, else the strided scalar loop.
+// Folded elements of 3 bytes (pads_elements) with both sides contiguous are padded to 4 bytes
+// (kernel_table::pad_rows), transposed by that size's kernel and packed again (`padded`).
 struct tile_runner {
   const blocked_nest& n;
-  tile_fn simd = nullptr;  // valid when in_sj == elem (the kernel also needs so_i == elem)
+  tile_fn simd = nullptr;    // valid when in_sj == elem (the kernel also needs so_i == elem)
+  tile_fn padded = nullptr;  // the padded size's kernel, under the same conditions
+  const kernel_table* kt = nullptr;
   i64 si = n.i.in_stride;  // input row stride: the nest's, or a staging copy's
 
-  tile_runner with_input_stride(i64 s) const { return tile_runner{n, simd, s}; }
+  tile_runner with_input_stride(i64 s) const { return tile_runner{n, simd, padded, kt, s}; }
+
+  void padded_tile(const std::byte* in, std::byte* out, i64 so_j, i64 ti, i64 tj) const {
+    const i64 e = n.elem, P = padded_size(e);
+    const i64 c = std::min(tj, std::max<i64>(8, kPadChunkBytes / (ti * P) / 8 * 8));
+    const i64 a_bytes = round_up(ti * c * P, 64);
+    std::byte* const a = pad_scratch(2 * a_bytes);
+    if (!a) return generic_tile_any(in, si, e, out, e, so_j, ti, tj, e);
+    std::byte* const b = a + a_bytes;
+    for (i64 j = 0; j < tj; j += c) {
+      const i64 w = std::min(c, tj - j);
+      kt->pad_rows(a, w * P, in + j * e, si, ti, w, e);
+      padded(a, w * P, b, ti * P, ti, w);
+      kt->unpad_rows(out + j * so_j, so_j, b, ti * P, w, ti, e);
+    }
+  }
 
   void operator()(const std::byte* in, std::byte* out, i64 so_i, i64 so_j, i64 ti, i64 tj) const {
     const i64 e = n.elem, sj = n.j.in_stride;
     if (simd && so_i == e) return simd(in, si, out, so_j, ti, tj);
+    if (padded && so_i == e) return padded_tile(in, out, so_j, ti, tj);
     switch (e) {
       case 1: return generic_tile<1>(in, si, sj, out, so_i, so_j, ti, tj);
       case 2: return generic_tile<2>(in, si, sj, out, so_i, so_j, ti, tj);
@@ -634,7 +684,9 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
                const std::byte* in, std::byte* out) {
   const i64 e = n.elem, ni = n.i.extent, nj = n.j.extent;
   const int ke = elem_index(e);
-  const tile_runner tile{n, ke >= 0 && n.j.in_stride == e ? kt.tile[ke] : nullptr};
+  const int kp = pads_elements(e) ? elem_index(padded_size(e)) : -1;
+  const tile_runner tile{n, ke >= 0 && n.j.in_stride == e ? kt.tile[ke] : nullptr,
+                         kp >= 0 && kt.pad_rows && n.j.in_stride == e ? kt.tile[kp] : nullptr, &kt};
 
   // Streaming stores must cover whole cache lines (microkernels_avx2.cpp says why). A line split
   // between two i tiles would need ordinary stores, each a read-for-ownership from memory at full
@@ -1037,8 +1089,12 @@ status configure_blocked(plan_data& pd, std::string*) {
     std::string chains;
     if (n.i_chain_rank || n.j_chain_rank)
       chains = fmt::format(" (i chain x{}, j chain x{})", n.i_chain_count(), n.j_chain_count());
-    pd.reason += fmt::format("; {}x{} tiles{} of {} B elements ({} kernels) x {}{}{}", s.ti, s.tj, chains, n.elem,
-                             simd ? kt.isa : "strided scalar", n.outer_count(), s.stream ? ", streaming stores" : "",
+    const bool padded = pads_elements(n.elem) && kt.pad_rows && n.j.in_stride == n.elem && n.i.out_stride == n.elem;
+    const std::string kernels = simd     ? fmt::format("{} kernels", kt.isa)
+                                : padded ? fmt::format("{} kernels on {}-byte slots", kt.isa, padded_size(n.elem))
+                                         : std::string("strided scalar kernels");
+    pd.reason += fmt::format("; {}x{} tiles{} of {} B elements ({}) x {}{}{}", s.ti, s.tj, chains, n.elem,
+                             kernels, n.outer_count(), s.stream ? ", streaming stores" : "",
                              simd && chain_links_staged(n, s) ? ", staged input (i chain links together)"
                              : s.staged || (simd && chain_stages_input(n, s)) ? ", staged input"
                                                                               : "");

@@ -43,7 +43,26 @@ struct kernel_table {
   // are far apart in memory. Null: those tiles take the ordinary path.
   void (*stage_rows)(std::byte* dst, std::int64_t ldd, const std::byte* src, std::int64_t lds, std::int64_t rows,
                      std::int64_t bytes) = nullptr;
+  // Folded elements of e = 3, 5, 6, 7 or 9..15 bytes, padded to slots of padded_size(e) bytes so
+  // that the kernel of that size transposes them (blocked.cpp, tile_runner): pad_rows copies `rows`
+  // rows of `count` packed elements (src rows lds apart) into rows of slots (dst, ldd apart), the
+  // slots' extra bytes left undefined; unpad_rows packs rows of slots back, writing exactly the
+  // rows' count * e bytes. Null: such elements take the strided scalar tile.
+  void (*pad_rows)(std::byte* dst, std::int64_t ldd, const std::byte* src, std::int64_t lds, std::int64_t rows,
+                   std::int64_t count, std::int64_t e) = nullptr;
+  void (*unpad_rows)(std::byte* dst, std::int64_t ldd, const std::byte* src, std::int64_t lds, std::int64_t rows,
+                     std::int64_t count, std::int64_t e) = nullptr;
 };
+
+// The slot a folded element of e bytes is padded to (kernel_table::pad_rows): the next power of
+// two, for e = 3, 5, 6, 7 and 9..15; 0 for the others (1, 2, 4, 8, 16 have kernels of their own,
+// longer ones take the strided scalar tile).
+constexpr std::int64_t padded_size(std::int64_t e) {
+  if (e == 3) return 4;
+  if (e > 4 && e < 8) return 8;
+  if (e > 8 && e < 16) return 16;
+  return 0;
+}
 
 // Rows read side by side by kernel_table::stage_rows. A group of 8 gives the hardware prefetchers
 // 8 sequential streams, enough to keep the loads in flight, where one row at a time (copy_rows)

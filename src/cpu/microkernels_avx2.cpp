@@ -20,7 +20,8 @@
 // otherwise.
 // Narrow 4-byte tiles (fewer than 8 rows or columns, packed on the short side: 3 x 40,000,000 f32
 // and its reverse) have their own permute-and-blend kernels (narrow_shuffle),
-// narrow 1-, 2- and 8-byte tiles pshufb kernels (narrow_bytes).
+// narrow 1-, 2- and 8-byte tiles pshufb kernels (narrow_bytes). Folded elements of odd sizes can be
+// padded to the next power of two and back (pad_rows, unpad_rows; blocked.cpp says which sizes do).
 //
 // Everything here is internal (anonymous namespace) on purpose: an inline function shared with
 // other translation units could be emitted from this one, with AVX2 instructions, and picked by
@@ -785,11 +786,88 @@ void stage_rows(std::byte* dst, i64 ldd, const std::byte* src, i64 lds, i64 rows
   if (r0 < rows) copy_rows(dst + r0 * ldd, ldd, src + r0 * lds, lds, rows - r0, bytes);
 }
 
+// ------------------------------------------------------- padded slots for odd element sizes
+// kernel_table::pad_rows / unpad_rows. A 16-byte vector holds m = 16 / P slots of P bytes, i.e. m
+// packed elements of e bytes (m * e <= 16 as e < P): one unaligned 16-byte load, one pshufb and
+// one 16-byte store move m elements either way. Each vector op reads or writes up to 16 - m * e
+// bytes past its m elements, so the loops stop where that would leave the row and finish element
+// by element with exact copies (nothing outside a row is read or written; unpad's stores overlap
+// the next vector's, which rewrites those bytes in order).
+template <int P>
+struct slot_shuffles {
+  static constexpr int m = 16 / P;
+  // pad[e][b]: source byte of slot byte b (-128: zero); unpad[e][b]: slot byte of packed byte b.
+  signed char pad[16][16], unpad[16][16];
+  constexpr slot_shuffles() : pad{}, unpad{} {
+    for (int e = 0; e < 16; ++e)
+      for (int b = 0; b < 16; ++b) {
+        const int slot = b / P, k = b % P;
+        pad[e][b] = static_cast<signed char>(k < e ? slot * e + k : -128);
+        const int el = e ? b / e : 0, kb = e ? b % e : 0;
+        unpad[e][b] = static_cast<signed char>(e && el < m ? el * P + kb : -128);
+      }
+  }
+};
+
+template <int P>
+void pad_rows_p(std::byte* dst, i64 ldd, const std::byte* src, i64 lds, i64 rows, i64 count, i64 e) {
+  static constexpr slot_shuffles<P> kS{};
+  constexpr i64 m = slot_shuffles<P>::m;
+  const __m128i sh = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kS.pad[e]));
+  // vectors while the 16-byte load stays inside the row: k * e + 16 <= count * e
+  const i64 vec = count * e >= 16 ? (count * e - 16) / e + 1 : 0;  // (then k + m <= count too)
+  for (i64 r = 0; r < rows; ++r) {
+    const std::byte* s = src + r * lds;
+    std::byte* d = dst + r * ldd;
+    i64 k = 0;
+    for (; k < vec; k += m)
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(d + k * P),
+                       _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + k * e)), sh));
+    for (; k < count; ++k) std::memcpy(d + k * P, s + k * e, static_cast<std::size_t>(e));
+  }
+}
+
+template <int P>
+void unpad_rows_p(std::byte* dst, i64 ldd, const std::byte* src, i64 lds, i64 rows, i64 count, i64 e) {
+  static constexpr slot_shuffles<P> kS{};
+  constexpr i64 m = slot_shuffles<P>::m;
+  const __m128i sh = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kS.unpad[e]));
+  // vectors while the 16-byte store stays inside the row: k * e + 16 <= count * e
+  const i64 vec = count * e >= 16 ? (count * e - 16) / e + 1 : 0;  // (then k + m <= count too)
+  for (i64 r = 0; r < rows; ++r) {
+    const std::byte* s = src + r * lds;
+    std::byte* d = dst + r * ldd;
+    i64 k = 0;
+    for (; k < vec; k += m)
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(d + k * e),
+                       _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + k * P)), sh));
+    for (; k < count; ++k) std::memcpy(d + k * e, s + k * P, static_cast<std::size_t>(e));
+  }
+}
+
+void pad_rows(std::byte* dst, i64 ldd, const std::byte* src, i64 lds, i64 rows, i64 count, i64 e) {
+  switch (padded_size(e)) {
+    case 4: return pad_rows_p<4>(dst, ldd, src, lds, rows, count, e);
+    case 8: return pad_rows_p<8>(dst, ldd, src, lds, rows, count, e);
+    case 16: return pad_rows_p<16>(dst, ldd, src, lds, rows, count, e);
+  }
+}
+void unpad_rows(std::byte* dst, i64 ldd, const std::byte* src, i64 lds, i64 rows, i64 count, i64 e) {
+  switch (padded_size(e)) {
+    case 4: return unpad_rows_p<4>(dst, ldd, src, lds, rows, count, e);
+    case 8: return unpad_rows_p<8>(dst, ldd, src, lds, rows, count, e);
+    case 16: return unpad_rows_p<16>(dst, ldd, src, lds, rows, count, e);
+  }
+}
+
 }  // namespace
 
 const kernel_table* avx2_kernels() {
-  static const kernel_table t{
-      "avx2", {tile_1b, tile_2b, tile_4b, tile_8b, tile_16b}, stream_copy, stream_lines, fence, copy_rows, stage_rows};
+  static const kernel_table t{"avx2",     {tile_1b, tile_2b, tile_4b, tile_8b, tile_16b},
+                              stream_copy, stream_lines,
+                              fence,      copy_rows,
+                              stage_rows, pad_rows,
+                              unpad_rows};
   return &t;
 }
 

@@ -908,6 +908,72 @@ TEST(CpuBlockedKernels, StageRowsCopiesEveryRow) {
       }
 }
 
+// kernel_table::pad_rows / unpad_rows, every padded element size: each element's bytes land in its
+// slot and come back, rows of 1-40 elements at an odd offset, and nothing past a row's slots (pad)
+// or its packed bytes (unpad) is written.
+TEST(CpuBlockedKernels, PadRowsRoundTrip) {
+  namespace c = xpose::detail::cpu;
+  const auto* kt = c::avx2_kernels();
+  if (!kt || !__builtin_cpu_supports("avx2")) GTEST_SKIP() << "no AVX2";
+  ASSERT_NE(kt->pad_rows, nullptr);
+  std::mt19937_64 rng(11);
+  for (const i64 e : {3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15}) {
+    const i64 P = c::padded_size(e);
+    ASSERT_GT(P, e);
+    for (i64 count = 1; count <= 40; ++count) {
+      const i64 rows = 3, mis = 3, lds = count * e + 5, ldd = count * P + 7;
+      std::vector<unsigned char> src(static_cast<std::size_t>(rows * lds + mis + 16));
+      for (auto& b : src) b = static_cast<unsigned char>(rng());
+      std::vector<unsigned char> slots(static_cast<std::size_t>(rows * ldd + mis + 16), 0xA5);
+      kt->pad_rows(reinterpret_cast<std::byte*>(slots.data() + mis), ldd,
+                   reinterpret_cast<const std::byte*>(src.data() + mis), lds, rows, count, e);
+      for (i64 r = 0; r < rows; ++r) {
+        for (i64 k = 0; k < count; ++k)
+          ASSERT_EQ(std::memcmp(slots.data() + mis + r * ldd + k * P, src.data() + mis + r * lds + k * e,
+                                static_cast<std::size_t>(e)),
+                    0)
+              << e << " B, " << count << " elements, row " << r << " element " << k;
+        for (i64 b = count * P; b < ldd; ++b)
+          ASSERT_EQ(slots[static_cast<std::size_t>(mis + r * ldd + b)], 0xA5) << e << " B, " << count << ", past row " << r;
+      }
+      std::vector<unsigned char> back(src.size(), 0x5A);
+      kt->unpad_rows(reinterpret_cast<std::byte*>(back.data() + mis), lds,
+                     reinterpret_cast<const std::byte*>(slots.data() + mis), ldd, rows, count, e);
+      for (i64 r = 0; r < rows; ++r) {
+        ASSERT_EQ(std::memcmp(back.data() + mis + r * lds, src.data() + mis + r * lds, static_cast<std::size_t>(count * e)), 0)
+            << e << " B, " << count << " elements, row " << r;
+        for (i64 b = count * e; b < lds; ++b)
+          ASSERT_EQ(back[static_cast<std::size_t>(mis + r * lds + b)], 0x5A) << e << " B, " << count << ", past row " << r;
+      }
+    }
+  }
+}
+
+// Folded elements of 3 bytes go through the 4-byte kernel on padded slots (blocked.cpp
+// tile_runner::padded_tile, pads_elements): plain (small and streamed, 1-3 threads) and chained,
+// against the reference; 5 bytes keep the strided scalar tile.
+TEST(CpuBlocked, PaddedOddElements) {
+  const struct {
+    std::vector<i64> extents;
+    std::vector<int> perm;
+    bool padded;
+  } cases[] = {
+      {{37, 41, 3}, {1, 0, 2}, true},
+      {{3000, 700, 3}, {1, 0, 2}, true},  // 6 MB: streams
+      {{5, 3001, 3}, {1, 0, 2}, true},    // a short side
+      {{60, 14, 9, 17, 15, 3}, {1, 4, 3, 0, 2, 5}, true},  // chained tiles
+      {{53, 29, 5}, {1, 0, 2}, false},
+  };
+  for (const auto& cs : cases)
+    for (int threads : {1, 2, 3}) {
+      std::string summary;
+      ASSERT_EQ(check_permute(pdesc(cs.extents, cs.perm, 1), threads, &summary), "")
+          << cs.extents.back() << "-byte elements, " << threads << " threads: " << summary;
+      if (__builtin_cpu_supports("avx2"))
+        EXPECT_EQ(summary.find("4-byte slots") != std::string::npos, cs.padded) << summary;
+    }
+}
+
 // Folded rows of sizes other than 1, 2, 4, 8, 16 bytes, from 3 bytes up and including those over 32
 // bytes (copied in 32-byte moves, the last one overlapping), with the folded tile shapes; small
 // and streaming.
