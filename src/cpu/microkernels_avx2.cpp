@@ -20,7 +20,10 @@
 // otherwise.
 // Narrow 4-byte tiles (fewer than 8 rows or columns, packed on the short side: 3 x 40,000,000 f32
 // and its reverse) have their own permute-and-blend kernels (narrow_shuffle),
-// narrow 1-, 2- and 8-byte tiles pshufb kernels (narrow_bytes). Folded elements of odd sizes can be
+// narrow 1-, 2- and 8-byte tiles pshufb kernels (narrow_bytes), but bytes and halves with a narrow
+// side of 8-15 the full blocks' unpack rounds (narrow_unpack_*: 2-D 9 x 3e7 i8 31.6% -> 70.3% of
+// memcpy, f16 38.4% -> 96.4%, 12 x 2e7 i8 27.8% -> 54.9%, interleaved runs, docs/cpu.md
+// "Twentieth session"). Folded elements of odd sizes can be
 // padded to the next power of two and back (pad_rows, unpad_rows; blocked.cpp says which sizes do).
 //
 // Everything here is internal (anonymous namespace) on purpose: an inline function shared with
@@ -451,6 +454,106 @@ void with_narrow15(i64 n, F&& f) {
   }
 }
 
+// Narrow byte tiles of 8-15 rows with packed output rows (N bytes each), 32 columns at a time: the
+// rows go into block_1b_x2's unpack rounds as a 16 x 32 block whose rows N..15 are zero, and each
+// output row's N bytes leave in a 16-byte store that the next row's store partly overwrites. 64
+// unpacks per 32 columns where narrow_bytes takes N^2 pshufb and por per 16 columns (288 of each
+// per 32 columns for N = 12). The last row of a call spills 16 - N bytes into the rows of column
+// c32 on, so the caller leaves at least one column to the paths after it (which rewrite them).
+template <int N>
+void narrow_unpack_1b(const std::byte* in, i64 ldi, std::byte* out, i64 c32) {
+  for (i64 j = 0; j < c32; j += 32) {
+    __m256i x[16], y[16];
+    for (int k = 0; k < 16; ++k)
+      x[k] = k < N ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + k * ldi + j)) : _mm256_setzero_si256();
+    for (int round = 0; round < 4; ++round) {
+      for (int k = 0; k < 8; ++k) {
+        y[2 * k] = _mm256_unpacklo_epi8(x[k], x[k + 8]);
+        y[2 * k + 1] = _mm256_unpackhi_epi8(x[k], x[k + 8]);
+      }
+      for (int k = 0; k < 16; ++k) x[k] = y[k];
+    }
+    std::byte* o = out + j * N;
+    for (int k = 0; k < 16; ++k) _mm_storeu_si128(reinterpret_cast<__m128i*>(o + k * N), _mm256_castsi256_si128(x[k]));
+    for (int k = 0; k < 16; ++k)
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + (16 + k) * N), _mm256_extracti128_si256(x[k], 1));
+  }
+}
+
+// The same for halves, 16 columns at a time as block_2b does them (rows N..15 zero): each output
+// row of N halves leaves in a 32-byte store, spilling 32 - 2N bytes into the next row.
+template <int N>
+void narrow_unpack_2b(const std::byte* in, i64 ldi, std::byte* out, i64 c16) {
+  for (i64 j = 0; j < c16; j += 16)
+    for (int h = 0; h < 2; ++h) {  // columns j + 8h .. j + 8h + 7
+      __m256i x[8], y[8];
+      const std::byte* c = in + (j + 8 * h) * 2;
+      for (int k = 0; k < 8; ++k) {
+        const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(c + k * ldi));
+        const __m128i hi =
+            k + 8 < N ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(c + (k + 8) * ldi)) : _mm_setzero_si128();
+        x[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+      }
+      for (int round = 0; round < 3; ++round) {
+        for (int k = 0; k < 4; ++k) {
+          y[2 * k] = _mm256_unpacklo_epi16(x[k], x[k + 4]);
+          y[2 * k + 1] = _mm256_unpackhi_epi16(x[k], x[k + 4]);
+        }
+        for (int k = 0; k < 8; ++k) x[k] = y[k];
+      }
+      for (int k = 0; k < 8; ++k)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + (j + 8 * h + k) * 2 * N), x[k]);
+    }
+}
+
+// The other way round: N (8-15) input columns of bytes, packed input rows (N bytes apart), N output
+// rows, 32 rows at a time. Each 16-byte load takes a row's N bytes and the next row's first
+// 16 - N (which land in unstored output rows N..15), so the caller stops two rows short of the
+// tile's end, where the loads would leave it.
+template <int N>
+void narrow_unpack_cols_1b(const std::byte* in, std::byte* out, i64 ldo, i64 r32) {
+  for (i64 i = 0; i < r32; i += 32) {
+    __m256i x[16], y[16];
+    const std::byte* r = in + i * N;
+    for (int k = 0; k < 16; ++k)
+      x[k] = _mm256_inserti128_si256(
+          _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r + k * N))),
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + (16 + k) * N)), 1);
+    for (int round = 0; round < 4; ++round) {
+      for (int k = 0; k < 8; ++k) {
+        y[2 * k] = _mm256_unpacklo_epi8(x[k], x[k + 8]);
+        y[2 * k + 1] = _mm256_unpackhi_epi8(x[k], x[k + 8]);
+      }
+      for (int k = 0; k < 16; ++k) x[k] = y[k];
+    }
+    for (int k = 0; k < N; ++k) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + k * ldo + i), x[k]);
+  }
+}
+
+// And for halves: 16 rows at a time, block_2b's lanes (rows i and i + 8), N output rows of 16 halves.
+template <int N>
+void narrow_unpack_cols_2b(const std::byte* in, std::byte* out, i64 ldo, i64 r16) {
+  for (i64 i = 0; i < r16; i += 16)
+    for (int h = 0; h < 2; ++h) {  // input columns 8h .. 8h + 7 (those past N are not stored)
+      if (8 * h >= N) break;
+      __m256i x[8], y[8];
+      const std::byte* r = in + i * 2 * N + 16 * h;
+      for (int k = 0; k < 8; ++k)
+        x[k] = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r + k * 2 * N))),
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + (k + 8) * 2 * N)), 1);
+      for (int round = 0; round < 3; ++round) {
+        for (int k = 0; k < 4; ++k) {
+          y[2 * k] = _mm256_unpacklo_epi16(x[k], x[k + 4]);
+          y[2 * k + 1] = _mm256_unpackhi_epi16(x[k], x[k + 4]);
+        }
+        for (int k = 0; k < 8; ++k) x[k] = y[k];
+      }
+      for (int k = 0; k < 8 && 8 * h + k < N; ++k)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + (8 * h + k) * ldo + i * 2), x[k]);
+    }
+}
+
 // The narrow cases of tile_1b, tile_2b (short side < 16, below the 16x16 block) and tile_8b (short
 // side < 4, below the 4x4 block: 40,000,000 x 3 f64 ran at 60% of memcpy with masked 4x4 blocks);
 // false when the tile is not narrow and packed.
@@ -458,17 +561,49 @@ template <int E, int MaxN = 15>
 bool narrow_tile_small(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
   constexpr i64 W = 16 / E;
   if (rows <= MaxN && ldo == rows * E && cols >= W) {
-    const i64 cw = cols / W * W;
+    i64 c0 = 0;  // columns done by narrow_unpack_1b (at least one left after them)
+    if constexpr (E == 1) {
+      if (rows >= 8 && cols > 32) {
+        c0 = (cols - 1) & ~i64{31};
+        with_narrow15(rows, [&]<int N>() {
+          if constexpr (N >= 8) narrow_unpack_1b<N>(in, ldi, out, c0);
+        });
+      }
+    } else if constexpr (E == 2) {
+      if (rows >= 8 && cols > 16) {
+        c0 = (cols - 1) & ~i64{15};
+        with_narrow15(rows, [&]<int N>() {
+          if constexpr (N >= 8) narrow_unpack_2b<N>(in, ldi, out, c0);
+        });
+      }
+    }
+    const i64 cw = c0 + (cols - c0) / W * W;
     with_narrow15(rows, [&]<int N>() {
-      if constexpr (N <= MaxN) narrow_bytes<E, N, true>::rows(in, ldi, out, cw);
+      if constexpr (N <= MaxN) narrow_bytes<E, N, true>::rows(in + c0 * E, ldi, out + c0 * ldo, cw - c0);
     });
     scalar_edge<E>(in + cw * E, ldi, out + cw * ldo, ldo, rows, cols - cw);
     return true;
   }
   if (cols <= MaxN && ldi == cols * E && rows >= W) {
-    const i64 rw = rows / W * W;
+    i64 r0 = 0;  // rows done by narrow_unpack_cols_* (whose loads stop two rows short of the end)
+    if constexpr (E == 1) {
+      if (cols >= 8 && rows >= 34) {
+        r0 = (rows - 2) & ~i64{31};
+        with_narrow15(cols, [&]<int N>() {
+          if constexpr (N >= 8) narrow_unpack_cols_1b<N>(in, out, ldo, r0);
+        });
+      }
+    } else if constexpr (E == 2) {
+      if (cols >= 8 && rows >= 18) {
+        r0 = (rows - 2) & ~i64{15};
+        with_narrow15(cols, [&]<int N>() {
+          if constexpr (N >= 8) narrow_unpack_cols_2b<N>(in, out, ldo, r0);
+        });
+      }
+    }
+    const i64 rw = r0 + (rows - r0) / W * W;
     with_narrow15(cols, [&]<int N>() {
-      if constexpr (N <= MaxN) narrow_bytes<E, N, false>::cols(in, out, ldo, rw);
+      if constexpr (N <= MaxN) narrow_bytes<E, N, false>::cols(in + r0 * ldi, out + r0 * E, ldo, rw - r0);
     });
     scalar_edge<E>(in + rw * ldi, ldi, out + rw * E, ldo, rows - rw, cols);
     return true;
