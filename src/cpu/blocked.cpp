@@ -280,16 +280,23 @@ bool chain_stages_input(const blocked_nest& n, const tile_shape& s) {
 // Chained tiles of bytes (and of halves, below) with an i chain stage the input rows of a group of
 // its links together and transpose them in one kernel call (chained_tile): kn links x ti rows, where
 // each link was a call of its own, ti rows (often 5-23) in 16-row blocks, the rest an overlapped edge
-// block, and loaded straight from memory. Input rows of at least kMinLinkRowBytes (shorter ones
-// measured level or slower: 10 and 14 B, 5.3-5.7 -> 5.3-5.5 and 5.1-5.6 -> 4.7-5.2 GB/s); rows of
-// up to 64 B sit 16-byte aligned side by side in the staging area, longer ones an odd number of
+// block, and loaded straight from memory. Rows of fewer than 16 elements sit packed side by side
+// in the staging area, so that the call takes the narrow kernels' packed-input path (16 x N blocks
+// of 16 rows; narrow_tile_small), rows of up to 64 B 16-byte aligned, longer ones an odd number of
 // lines apart. Interleaved runs on the 2-core machine, two rounds, GB/s (docs/cpu.md "Nineteenth
 // session", results/chain-links-cpu2-cases-2026-12-01w.txt): i8 [408,15,13,9,2,11,17] perm
 // 6,2,0,3,4,5,1 (15x17 tiles, i chain x198, 17 B input rows) 9.4-9.5 -> 18.1-18.4,
 // [1472,6,22,6,10,23] perm 0,2,5,1,4,3 (23 B rows) 7.1 -> 14.7-15.3, [92,201,168,85] reversal
 // 8.5-8.7 -> 13.9-14.8, [24,7,19,17,3,14,21,5] perm 7,6,0,4,3,2,5,1 4.5 -> 8.8-8.9,
-// [776,12,21,3,8,19,3] perm 6,5,4,1,3,0,2 4.3 -> 5.7-5.9; ten cases x1.00-x2.11.
-constexpr i64 kMinLinkRowBytes = 16;
+// [776,12,21,3,8,19,3] perm 6,5,4,1,3,0,2 4.3 -> 5.7-5.9; ten cases x1.00-x2.11. Until the twentieth
+// session rows under 16 B were left out, having measured level or slower 16-byte aligned (10 and
+// 14 B rows, 5.3-5.7 -> 5.3-5.5 and 5.1-5.6 -> 4.7-5.2 GB/s: the call then took the scalar edges);
+// packed, three interleaved rounds (docs/cpu.md "Twentieth session"): i8 [1516,23,10,12,8,4,2] perm
+// 5,1,3,2,0,4,6 (8 x 4 links of 2-byte elements, 8 B rows) 3.7, 3.6, 3.2 -> 7.4, 6.6, 6.3;
+// [124,23,14,4,15,11,10] perm 3,1,6,0,4,5,2 (10 B) 4.5, 3.9, 3.4 -> 10.3, 8.5, 9.5;
+// [24,15,17,4,9,6,13,14] perm 3,0,1,2,7,4,6,5 (14 B) 5.9, 5.2, 5.2 -> 14.6, 12.1, 13.1; and halves'
+// rows of 16-30 B, 16-byte aligned before: f16 [12,15,17,4,9,6,13,14] (28 B) 7.9, 7.6, 8.8 -> 12.6,
+// 14.6, 12.7; [62,23,14,4,15,11,10] (20 B) 7.9, 7.8, 8.7 -> 11.9, 16.1, 15.9.
 // ... but not where a link already is a tall stack of whole 16-row blocks (ti of 64 rows and more,
 // a multiple of 16): the copy then only costs. Suite A/B, one interleaved round (results/chain-links-
 // cpu2-suite-i8-2026-12-01w.txt), GB/s: [64,16,16,16,16,64] reversal (64 rows x 4 links) 17.2 ->
@@ -329,12 +336,13 @@ bool link_rows_too_short(const blocked_nest& n, const tile_shape& s) {
 }
 i64 links_stage_stride(const blocked_nest& n, i64 tj) {
   const i64 row = n.j_chain_count() * tj * n.elem;
+  if (row < 16 * n.elem) return row;  // packed: the narrow kernels' packed-input path (narrow_tile_small)
   return row <= 64 ? round_up(row, 16) : chain_stage_stride(n, tj);
 }
 // (The output rows, contiguous, staged whole: i chain x ti elements each, j chain x tj of them.)
 bool chain_links_staged(const blocked_nest& n, const tile_shape& s) {
   const i64 e = n.elem, K = n.i_chain_count(), JP = n.j_chain_count();
-  return e <= 2 && K > 1 && n.i.out_stride == e && JP * s.tj * e >= kMinLinkRowBytes && !link_is_whole_blocks(n, s) &&
+  return e <= 2 && K > 1 && n.i.out_stride == e && !link_is_whole_blocks(n, s) &&
          !link_rows_too_short(n, s) && 2 * s.ti * links_stage_stride(n, s.tj) <= kInStageBytes &&
          JP * s.tj * round_up(K * n.i.extent * e, 64) <= kBufBytes;
 }

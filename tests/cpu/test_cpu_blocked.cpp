@@ -1131,12 +1131,12 @@ TEST(CpuBlocked, ChainedTilesStageInput) {
     });
 }
 
-// Streamed chained tiles of bytes whose i chain has several links and whose input rows are 16 B
-// or more stage a group of links' rows together and transpose them in one call (blocked.cpp
+// Streamed chained tiles of bytes whose i chain has several links stage a group of links' rows
+// together and transpose them in one call (blocked.cpp
 // chain_links_staged): random inputs against the reference, 1 and 2 threads, an output offset by
 // 5 bytes (no line-aligned rows), an i chain link split with a remainder ([5,201,168,85]: blocks of
-// 52 of the 201, the last one clipped), input rows of 17-456 B; rows of 14 B keep one kernel call
-// per link.
+// 52 of the 201, the last one clipped), input rows of 17-456 B, and rows of 14, 10 and 8 B (2-byte
+// folded elements), which are staged packed for the narrow kernels' packed-input path.
 TEST(CpuBlocked, ChainLinksStagedTogether) {
   struct shape {
     std::vector<i64> extents;
@@ -1148,7 +1148,9 @@ TEST(CpuBlocked, ChainLinksStagedTogether) {
                                      {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, true},
                                      {{48, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, true},
                                      {{5, 201, 168, 85}, {3, 2, 1, 0}, true},
-                                     {{4, 15, 17, 4, 9, 6, 13, 14}, {3, 0, 1, 2, 7, 4, 6, 5}, false}};
+                                     {{4, 15, 17, 4, 9, 6, 13, 14}, {3, 0, 1, 2, 7, 4, 6, 5}, true},
+                                     {{12, 23, 14, 4, 15, 11, 10}, {3, 1, 6, 0, 4, 5, 2}, true},
+                                     {{24, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, true}};
   for (const shape& sh : shapes)
     check_both_ways(sh.extents, sh.perm, 1, [&sh](const std::string& summary) {
       EXPECT_EQ(summary.find("i chain links together") != std::string::npos, sh.together) << summary;
@@ -1193,6 +1195,7 @@ TEST(CpuBlocked, ChainLinksStagedTogetherHalves) {
     bool together;
   };
   const std::vector<shape> shapes = {{{44, 6, 22, 6, 10, 23}, {0, 2, 5, 1, 4, 3}, true},
+                                     {{2, 15, 17, 4, 9, 6, 13, 14}, {3, 0, 1, 2, 7, 4, 6, 5}, true},  // 28 B rows, packed
                                      {{3, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, true},
                                      {{24, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, false},
                                      {{3, 201, 168, 85}, {3, 2, 1, 0}, true},
