@@ -323,12 +323,18 @@ constexpr i64 kLinkTallRows = 64;
 // perm 7,4,1,3,6,2,0,5 3.9, 3.9 -> 5.4, 5.2; [44,21,10,4,12,13,23,2] perm 4,3,6,2,0,1,5,7 4.2, 3.9 ->
 // 4.8, 4.6; [24,18,22,13,3,14,2,24] perm 7,1,4,6,3,2,0,5 3.2, 3.2 -> 5.0, 5.1; f16 [62,23,14,4,15,11,10]
 // perm 3,1,6,0,4,5,2 9.3, 9.2 -> 10.1, 10.5; [204,15,13,9,2,11,17] perm 6,2,0,3,4,5,1 11.3, 11.5 ->
-// 13.2, 13.2; [12,18,22,13,3,14,2,24] 4.4, 4.6 -> 6.0, 6.3. Not for 4-byte elements: of the 14 f32
-// suite cases it would take, ten lost (x0.68-x0.93, two rounds), two held and two gained (x1.22,
-// x2.05); the 8 x 8 kernels' edges are cheap 4- and 2-row pieces already.
-constexpr i64 kLinkBlockRows2 = 8, kLinkBlockCols2 = 16, kMinLinkPiece2 = 8;
+// 13.2, 13.2; [12,18,22,13,3,14,2,24] 4.4, 4.6 -> 6.0, 6.3. Not for 4-byte elements with rows of 8
+// and more: of the 14 f32 suite cases it would take, ten lost (x0.68-x0.93, two rounds), two held
+// and two gained (x1.22, x2.05); the 8 x 8 kernels' edges are cheap 4- and 2-row pieces already.
+// (The kMinLinkPiece2 exception holds for streamed tiles only: written directly, f16 [132,12,6,2,15,18,13,2] perm
+// 7,4,1,3,6,2,0,5, 18 x 2 links, went 4.3, 5.6, 4.7 -> 5.3, 5.9, 5.1 GB/s with them grouped.) And
+// 4-byte elements whose links' rows are narrow (fewer than 8 elements, packed: tile_4b's narrow
+// path), such as the folded halves of f16 [758,23,10,12,8,4,2] perm 5,1,3,2,0,4,6 (8 x 4 links):
+// 4.4, 6.0, 6.6 -> 6.2, 9.0, 7.5 (three interleaved rounds); wider 4-byte links lost (below).
+constexpr i64 kLinkBlockRows2 = 8, kLinkBlockCols2 = 16, kMinLinkPiece2 = 8, kNarrowLink4 = 8;
 bool link_is_whole_blocks(const blocked_nest& n, const tile_shape& s) {
   if (n.elem == 1) return s.ti >= kLinkTallRows && s.ti % 16 == 0;
+  if (n.elem == 4) return false;  // (narrow links only: chain_links_staged)
   return s.ti % kLinkBlockRows2 == 0 && s.tj % kLinkBlockCols2 == 0;
 }
 bool link_rows_too_short(const blocked_nest& n, const tile_shape& s) {
@@ -336,14 +342,15 @@ bool link_rows_too_short(const blocked_nest& n, const tile_shape& s) {
 }
 i64 links_stage_stride(const blocked_nest& n, i64 tj) {
   const i64 row = n.j_chain_count() * tj * n.elem;
-  if (row < 16 * n.elem) return row;  // packed: the narrow kernels' packed-input path (narrow_tile_small)
+  if (row < (n.elem <= 2 ? 16 : kNarrowLink4) * n.elem) return row;  // packed: the narrow kernels' path
   return row <= 64 ? round_up(row, 16) : chain_stage_stride(n, tj);
 }
 // (The output rows, contiguous, staged whole: i chain x ti elements each, j chain x tj of them.)
 bool chain_links_staged(const blocked_nest& n, const tile_shape& s) {
   const i64 e = n.elem, K = n.i_chain_count(), JP = n.j_chain_count();
-  return e <= 2 && K > 1 && n.i.out_stride == e && !link_is_whole_blocks(n, s) &&
-         !link_rows_too_short(n, s) && 2 * s.ti * links_stage_stride(n, s.tj) <= kInStageBytes &&
+  const bool narrow4 = e == 4 && JP * s.tj < kNarrowLink4;
+  return (e <= 2 || narrow4) && K > 1 && n.i.out_stride == e && !link_is_whole_blocks(n, s) &&
+         !(s.stream && link_rows_too_short(n, s)) && 2 * s.ti * links_stage_stride(n, s.tj) <= kInStageBytes &&
          JP * s.tj * round_up(K * n.i.extent * e, 64) <= kBufBytes;
 }
 

@@ -1168,7 +1168,8 @@ TEST(CpuBlocked, ChainLinksStagedDirect) {
   };
   const std::vector<shape> shapes = {{{4, 12, 6, 2, 15, 18, 13, 2}, {7, 4, 1, 3, 6, 2, 0, 5}, 1},
                                      {{3, 15, 13, 9, 2, 11, 17}, {6, 2, 0, 3, 4, 5, 1}, 2},
-                                     {{6, 23, 14, 4, 15, 11, 10}, {3, 1, 6, 0, 4, 5, 2}, 2}};
+                                     {{6, 23, 14, 4, 15, 11, 10}, {3, 1, 6, 0, 4, 5, 2}, 2},
+                                     {{2, 12, 6, 2, 15, 18, 13, 2}, {7, 4, 1, 3, 6, 2, 0, 5}, 2}};  // 2-column links
   for (const shape& sh : shapes)
     check_both_ways(sh.extents, sh.perm, sh.eb, [](const std::string& summary) {
       EXPECT_NE(summary.find("i chain links together"), std::string::npos) << summary;
@@ -1186,8 +1187,9 @@ TEST(CpuBlocked, StoppedIChain) {
 
 // The same for halves: links of 3-8 rows and 5-85 columns staged together, a link split with a
 // remainder ([3,201,168,85]), output rows off alignment; links that are whole 8 x 16 register
-// blocks ([8,8,16,16,16,64]: 8 x 64) or 3 columns narrow ([24,12,21,3,8,19,3]) keep one kernel call
-// each (blocked.cpp link_is_whole_blocks, link_rows_too_short).
+// blocks ([8,8,16,16,16,64]: 8 x 64) or 3 columns narrow ([24,12,21,3,8,19,3], streamed) keep one
+// kernel call each (blocked.cpp link_is_whole_blocks, link_rows_too_short); the folded 4-byte
+// elements of [24,23,10,12,8,4,2] (links of 4 columns, packed rows) are grouped too.
 TEST(CpuBlocked, ChainLinksStagedTogetherHalves) {
   struct shape {
     std::vector<i64> extents;
@@ -1196,6 +1198,7 @@ TEST(CpuBlocked, ChainLinksStagedTogetherHalves) {
   };
   const std::vector<shape> shapes = {{{44, 6, 22, 6, 10, 23}, {0, 2, 5, 1, 4, 3}, true},
                                      {{2, 15, 17, 4, 9, 6, 13, 14}, {3, 0, 1, 2, 7, 4, 6, 5}, true},  // 28 B rows, packed
+                                     {{24, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, true},  // 4-byte folded, 4 wide
                                      {{3, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, true},
                                      {{24, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, false},
                                      {{3, 201, 168, 85}, {3, 2, 1, 0}, true},
