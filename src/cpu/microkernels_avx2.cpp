@@ -24,7 +24,8 @@
 // side of 8-15 the full blocks' unpack rounds (narrow_unpack_*: 2-D 9 x 3e7 i8 31.6% -> 70.3% of
 // memcpy, f16 38.4% -> 96.4%, 12 x 2e7 i8 27.8% -> 54.9%, interleaved runs, docs/cpu.md
 // "Twentieth session"). Folded elements of odd sizes can be
-// padded to the next power of two and back (pad_rows, unpad_rows; blocked.cpp says which sizes do).
+// padded to the next power of two and back (slot_rows: kernel_table::pad_rows / unpad_rows; blocked.cpp
+// says which sizes do).
 //
 // Everything here is internal (anonymous namespace) on purpose: an inline function shared with
 // other translation units could be emitted from this one, with AVX2 instructions, and picked by
@@ -944,54 +945,33 @@ struct slot_shuffles {
   }
 };
 
-template <int P>
-void pad_rows_p(std::byte* dst, i64 ldd, const std::byte* src, i64 lds, i64 rows, i64 count, i64 e) {
+// Pad (packed elements -> slots) or not (slots -> packed): the same loop, source and destination
+// steps swapped. Vectors while the 16-byte load (pad) or store (unpad) on the packed side stays
+// inside the row, k * e + 16 <= count * e (then k + m <= count too), exact copies for the rest.
+template <int P, bool Pad>
+void slot_rows(std::byte* dst, i64 ldd, const std::byte* src, i64 lds, i64 rows, i64 count, i64 e) {
   static constexpr slot_shuffles<P> kS{};
   constexpr i64 m = slot_shuffles<P>::m;
-  const __m128i sh = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kS.pad[e]));
-  // vectors while the 16-byte load stays inside the row: k * e + 16 <= count * e
-  const i64 vec = count * e >= 16 ? (count * e - 16) / e + 1 : 0;  // (then k + m <= count too)
+  const __m128i sh = _mm_loadu_si128(reinterpret_cast<const __m128i*>(Pad ? kS.pad[e] : kS.unpad[e]));
+  const i64 ds = Pad ? P : e, ss = Pad ? e : P;  // bytes per element: destination, source
+  const i64 vec = count * e >= 16 ? (count * e - 16) / e + 1 : 0;
   for (i64 r = 0; r < rows; ++r) {
     const std::byte* s = src + r * lds;
     std::byte* d = dst + r * ldd;
     i64 k = 0;
     for (; k < vec; k += m)
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(d + k * P),
-                       _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + k * e)), sh));
-    for (; k < count; ++k) std::memcpy(d + k * P, s + k * e, static_cast<std::size_t>(e));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(d + k * ds),
+                       _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + k * ss)), sh));
+    for (; k < count; ++k) std::memcpy(d + k * ds, s + k * ss, static_cast<std::size_t>(e));
   }
 }
 
-template <int P>
-void unpad_rows_p(std::byte* dst, i64 ldd, const std::byte* src, i64 lds, i64 rows, i64 count, i64 e) {
-  static constexpr slot_shuffles<P> kS{};
-  constexpr i64 m = slot_shuffles<P>::m;
-  const __m128i sh = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kS.unpad[e]));
-  // vectors while the 16-byte store stays inside the row: k * e + 16 <= count * e
-  const i64 vec = count * e >= 16 ? (count * e - 16) / e + 1 : 0;  // (then k + m <= count too)
-  for (i64 r = 0; r < rows; ++r) {
-    const std::byte* s = src + r * lds;
-    std::byte* d = dst + r * ldd;
-    i64 k = 0;
-    for (; k < vec; k += m)
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(d + k * e),
-                       _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + k * P)), sh));
-    for (; k < count; ++k) std::memcpy(d + k * e, s + k * P, static_cast<std::size_t>(e));
-  }
-}
-
-void pad_rows(std::byte* dst, i64 ldd, const std::byte* src, i64 lds, i64 rows, i64 count, i64 e) {
+template <bool Pad>
+void slot_rows_any(std::byte* dst, i64 ldd, const std::byte* src, i64 lds, i64 rows, i64 count, i64 e) {
   switch (padded_size(e)) {
-    case 4: return pad_rows_p<4>(dst, ldd, src, lds, rows, count, e);
-    case 8: return pad_rows_p<8>(dst, ldd, src, lds, rows, count, e);
-    case 16: return pad_rows_p<16>(dst, ldd, src, lds, rows, count, e);
-  }
-}
-void unpad_rows(std::byte* dst, i64 ldd, const std::byte* src, i64 lds, i64 rows, i64 count, i64 e) {
-  switch (padded_size(e)) {
-    case 4: return unpad_rows_p<4>(dst, ldd, src, lds, rows, count, e);
-    case 8: return unpad_rows_p<8>(dst, ldd, src, lds, rows, count, e);
-    case 16: return unpad_rows_p<16>(dst, ldd, src, lds, rows, count, e);
+    case 4: return slot_rows<4, Pad>(dst, ldd, src, lds, rows, count, e);
+    case 8: return slot_rows<8, Pad>(dst, ldd, src, lds, rows, count, e);
+    case 16: return slot_rows<16, Pad>(dst, ldd, src, lds, rows, count, e);
   }
 }
 
@@ -1001,8 +981,8 @@ const kernel_table* avx2_kernels() {
   static const kernel_table t{"avx2",     {tile_1b, tile_2b, tile_4b, tile_8b, tile_16b},
                               stream_copy, stream_lines,
                               fence,      copy_rows,
-                              stage_rows, pad_rows,
-                              unpad_rows};
+                              stage_rows, slot_rows_any<true>,
+                              slot_rows_any<false>};
   return &t;
 }
 
