@@ -21,8 +21,8 @@
 // Narrow 4-byte tiles (fewer than 8 rows or columns, packed on the short side: 3 x 40,000,000 f32
 // and its reverse) have their own permute-and-blend kernels (narrow_shuffle),
 // narrow 1-, 2- and 8-byte tiles pshufb kernels (narrow_bytes), but bytes and halves with a narrow
-// side of 8-15 the full blocks' unpack rounds (narrow_unpack_*: 2-D 9 x 3e7 i8 31.6% -> 70.3% of
-// memcpy, f16 38.4% -> 96.4%, 12 x 2e7 i8 27.8% -> 54.9%, interleaved runs, docs/cpu.md
+// side of 5 or 6 to 15 (kUnpackMinN) the full blocks' unpack rounds (narrow_unpack_*: 2-D 9 x 3e7
+// i8 31.6% -> 70.3% of memcpy, f16 38.4% -> 96.4%, 12 x 2e7 i8 27.8% -> 54.9%, interleaved runs, docs/cpu.md
 // "Twentieth session"). Folded elements of odd sizes can be
 // padded to the next power of two and back (slot_rows: kernel_table::pad_rows / unpad_rows; blocked.cpp
 // says which sizes do).
@@ -455,12 +455,12 @@ void with_narrow15(i64 n, F&& f) {
   }
 }
 
-// Narrow byte tiles of 8-15 rows with packed output rows (N bytes each), 32 columns at a time: the
+// Narrow byte tiles of 6-15 rows with packed output rows (N bytes each), 32 columns at a time: the
 // rows go into block_1b_x2's unpack rounds as a 16 x 32 block whose rows N..15 are zero, and each
 // output row's N bytes leave in a 16-byte store that the next row's store partly overwrites. 64
 // unpacks per 32 columns where narrow_bytes takes N^2 pshufb and por per 16 columns (288 of each
 // per 32 columns for N = 12). The last row of a call spills 16 - N bytes into the rows of column
-// c32 on, so the caller leaves at least one column to the paths after it (which rewrite them).
+// c32 on, so the caller leaves the columns they reach to the paths after it (which rewrite them).
 template <int N>
 void narrow_unpack_1b(const std::byte* in, i64 ldi, std::byte* out, i64 c32) {
   for (i64 j = 0; j < c32; j += 32) {
@@ -490,7 +490,7 @@ void narrow_unpack_2b(const std::byte* in, i64 ldi, std::byte* out, i64 c16) {
       __m256i x[8], y[8];
       const std::byte* c = in + (j + 8 * h) * 2;
       for (int k = 0; k < 8; ++k) {
-        const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(c + k * ldi));
+        const __m128i lo = k < N ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(c + k * ldi)) : _mm_setzero_si128();
         const __m128i hi =
             k + 8 < N ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(c + (k + 8) * ldi)) : _mm_setzero_si128();
         x[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
@@ -507,10 +507,10 @@ void narrow_unpack_2b(const std::byte* in, i64 ldi, std::byte* out, i64 c16) {
     }
 }
 
-// The other way round: N (8-15) input columns of bytes, packed input rows (N bytes apart), N output
-// rows, 32 rows at a time. Each 16-byte load takes a row's N bytes and the next row's first
-// 16 - N (which land in unstored output rows N..15), so the caller stops two rows short of the
-// tile's end, where the loads would leave it.
+// The other way round: N (5-15) input columns of bytes, packed input rows (N bytes apart), N output
+// rows, 32 rows at a time. Each 16-byte load takes a row's N bytes and the next rows' first
+// 16 - N (which land in unstored output rows N..15), so the caller stops short of the tile's end
+// by the rows those loads would reach past it.
 template <int N>
 void narrow_unpack_cols_1b(const std::byte* in, std::byte* out, i64 ldo, i64 r32) {
   for (i64 i = 0; i < r32; i += 32) {
@@ -558,23 +558,32 @@ void narrow_unpack_cols_2b(const std::byte* in, std::byte* out, i64 ldo, i64 r16
 // The narrow cases of tile_1b, tile_2b (short side < 16, below the 16x16 block) and tile_8b (short
 // side < 4, below the 4x4 block: 40,000,000 x 3 f64 ran at 60% of memcpy with masked 4x4 blocks);
 // false when the tile is not narrow and packed.
+// The narrowest sides that take the unpack rounds (narrow_unpack_*) rather than narrow_bytes, whose
+// N^2 shuffles are few there. % of memcpy, 2-core machine (an Intel Xeon), narrow_bytes -> unpack,
+// pairs of runs (docs/cpu.md "Twentieth session"): 5 x 4e7 i8 64.9, 79.0 -> 57.2, 53.6 (so bytes'
+// rows from 6), 4e7 x 5 i8 61.2 -> 69.3, f16 5 x 4e7 56.7, 71.5 -> 65.8, 81.4, 4e7 x 5 f16 61.5 -> 73.7;
+// 6 x 3e7 i8 53.8, 53.8 -> 68.1, 70.9, f16 58.1, 46.4 -> 72.6, 79.0; 3e7 x 6 i8 46.6 -> 70.2, f16 53.8
+// -> 74.7; 7 x 3e7 i8 46.0 -> 66.1, f16 46.0 -> 76.5. (8-15 since d61892c, by the first measurements.)
+constexpr int kUnpackMinRows1 = 6, kUnpackMinN = 5;
 template <int E, int MaxN = 15>
 bool narrow_tile_small(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
   constexpr i64 W = 16 / E;
   if (rows <= MaxN && ldo == rows * E && cols >= W) {
     i64 c0 = 0;  // columns done by narrow_unpack_1b (at least one left after them)
     if constexpr (E == 1) {
-      if (rows >= 8 && cols > 32) {
-        c0 = (cols - 1) & ~i64{31};
+      const i64 spill = 15 / rows;  // output rows the last 16-byte store reaches past its own
+      if (rows >= kUnpackMinRows1 && cols >= 32 + spill) {
+        c0 = (cols - spill) & ~i64{31};
         with_narrow15(rows, [&]<int N>() {
-          if constexpr (N >= 8) narrow_unpack_1b<N>(in, ldi, out, c0);
+          if constexpr (N >= kUnpackMinRows1) narrow_unpack_1b<N>(in, ldi, out, c0);
         });
       }
     } else if constexpr (E == 2) {
-      if (rows >= 8 && cols > 16) {
-        c0 = (cols - 1) & ~i64{15};
+      const i64 spill = 31 / (2 * rows);  // as above, for the 32-byte stores
+      if (rows >= kUnpackMinN && cols >= 16 + spill) {
+        c0 = (cols - spill) & ~i64{15};
         with_narrow15(rows, [&]<int N>() {
-          if constexpr (N >= 8) narrow_unpack_2b<N>(in, ldi, out, c0);
+          if constexpr (N >= kUnpackMinN) narrow_unpack_2b<N>(in, ldi, out, c0);
         });
       }
     }
@@ -588,17 +597,19 @@ bool narrow_tile_small(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i6
   if (cols <= MaxN && ldi == cols * E && rows >= W) {
     i64 r0 = 0;  // rows done by narrow_unpack_cols_* (whose loads stop two rows short of the end)
     if constexpr (E == 1) {
-      if (cols >= 8 && rows >= 34) {
-        r0 = (rows - 2) & ~i64{31};
+      const i64 past = (16 + cols - 1) / cols;  // rows the last 16-byte loads read into, plus one
+      if (cols >= kUnpackMinN && rows >= 32 + past) {
+        r0 = (rows - past) & ~i64{31};
         with_narrow15(cols, [&]<int N>() {
-          if constexpr (N >= 8) narrow_unpack_cols_1b<N>(in, out, ldo, r0);
+          if constexpr (N >= kUnpackMinN) narrow_unpack_cols_1b<N>(in, out, ldo, r0);
         });
       }
     } else if constexpr (E == 2) {
-      if (cols >= 8 && rows >= 18) {
-        r0 = (rows - 2) & ~i64{15};
+      const i64 past = (16 + cols - 1) / cols;
+      if (cols >= kUnpackMinN && rows >= 16 + past) {
+        r0 = (rows - past) & ~i64{15};
         with_narrow15(cols, [&]<int N>() {
-          if constexpr (N >= 8) narrow_unpack_cols_2b<N>(in, out, ldo, r0);
+          if constexpr (N >= kUnpackMinN) narrow_unpack_cols_2b<N>(in, out, ldo, r0);
         });
       }
     }
