@@ -455,6 +455,41 @@ void with_narrow15(i64 n, F&& f) {
   }
 }
 
+// The in-lane unpack rounds of every 1- and 2-byte block: each round pairs register k with k + n/2
+// (lo -> 2k, hi -> 2k+1), log2(n) rounds transpose the n x n square in each 128-bit lane (see the
+// top of this file). One place for the four byte rounds (16 registers) and the three half rounds
+// (8 registers), used by the full blocks and the narrow_unpack_* kernels alike.
+inline void unpack_rounds_1b(__m256i x[16]) {
+  __m256i y[16];
+  for (int round = 0; round < 4; ++round) {
+    for (int k = 0; k < 8; ++k) {
+      y[2 * k] = _mm256_unpacklo_epi8(x[k], x[k + 8]);
+      y[2 * k + 1] = _mm256_unpackhi_epi8(x[k], x[k + 8]);
+    }
+    for (int k = 0; k < 16; ++k) x[k] = y[k];
+  }
+}
+inline void unpack_rounds_1b(__m128i x[16]) {
+  __m128i y[16];
+  for (int round = 0; round < 4; ++round) {
+    for (int k = 0; k < 8; ++k) {
+      y[2 * k] = _mm_unpacklo_epi8(x[k], x[k + 8]);
+      y[2 * k + 1] = _mm_unpackhi_epi8(x[k], x[k + 8]);
+    }
+    for (int k = 0; k < 16; ++k) x[k] = y[k];
+  }
+}
+inline void unpack_rounds_2b(__m256i x[8]) {
+  __m256i y[8];
+  for (int round = 0; round < 3; ++round) {
+    for (int k = 0; k < 4; ++k) {
+      y[2 * k] = _mm256_unpacklo_epi16(x[k], x[k + 4]);
+      y[2 * k + 1] = _mm256_unpackhi_epi16(x[k], x[k + 4]);
+    }
+    for (int k = 0; k < 8; ++k) x[k] = y[k];
+  }
+}
+
 // Narrow byte tiles of 6-15 rows with packed output rows (N bytes each), 32 columns at a time: the
 // rows go into block_1b_x2's unpack rounds as a 16 x 32 block whose rows N..15 are zero, and each
 // output row's N bytes leave in a 16-byte store that the next row's store partly overwrites. 64
@@ -464,16 +499,10 @@ void with_narrow15(i64 n, F&& f) {
 template <int N>
 void narrow_unpack_1b(const std::byte* in, i64 ldi, std::byte* out, i64 c32) {
   for (i64 j = 0; j < c32; j += 32) {
-    __m256i x[16], y[16];
+    __m256i x[16];
     for (int k = 0; k < 16; ++k)
       x[k] = k < N ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + k * ldi + j)) : _mm256_setzero_si256();
-    for (int round = 0; round < 4; ++round) {
-      for (int k = 0; k < 8; ++k) {
-        y[2 * k] = _mm256_unpacklo_epi8(x[k], x[k + 8]);
-        y[2 * k + 1] = _mm256_unpackhi_epi8(x[k], x[k + 8]);
-      }
-      for (int k = 0; k < 16; ++k) x[k] = y[k];
-    }
+    unpack_rounds_1b(x);
     std::byte* o = out + j * N;
     for (int k = 0; k < 16; ++k) _mm_storeu_si128(reinterpret_cast<__m128i*>(o + k * N), _mm256_castsi256_si128(x[k]));
     for (int k = 0; k < 16; ++k)
@@ -487,7 +516,7 @@ template <int N>
 void narrow_unpack_2b(const std::byte* in, i64 ldi, std::byte* out, i64 c16) {
   for (i64 j = 0; j < c16; j += 16)
     for (int h = 0; h < 2; ++h) {  // columns j + 8h .. j + 8h + 7
-      __m256i x[8], y[8];
+      __m256i x[8];
       const std::byte* c = in + (j + 8 * h) * 2;
       for (int k = 0; k < 8; ++k) {
         const __m128i lo = k < N ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(c + k * ldi)) : _mm_setzero_si128();
@@ -495,13 +524,7 @@ void narrow_unpack_2b(const std::byte* in, i64 ldi, std::byte* out, i64 c16) {
             k + 8 < N ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(c + (k + 8) * ldi)) : _mm_setzero_si128();
         x[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
       }
-      for (int round = 0; round < 3; ++round) {
-        for (int k = 0; k < 4; ++k) {
-          y[2 * k] = _mm256_unpacklo_epi16(x[k], x[k + 4]);
-          y[2 * k + 1] = _mm256_unpackhi_epi16(x[k], x[k + 4]);
-        }
-        for (int k = 0; k < 8; ++k) x[k] = y[k];
-      }
+      unpack_rounds_2b(x);
       for (int k = 0; k < 8; ++k)
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + (j + 8 * h + k) * 2 * N), x[k]);
     }
@@ -514,19 +537,13 @@ void narrow_unpack_2b(const std::byte* in, i64 ldi, std::byte* out, i64 c16) {
 template <int N>
 void narrow_unpack_cols_1b(const std::byte* in, std::byte* out, i64 ldo, i64 r32) {
   for (i64 i = 0; i < r32; i += 32) {
-    __m256i x[16], y[16];
+    __m256i x[16];
     const std::byte* r = in + i * N;
     for (int k = 0; k < 16; ++k)
       x[k] = _mm256_inserti128_si256(
           _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r + k * N))),
           _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + (16 + k) * N)), 1);
-    for (int round = 0; round < 4; ++round) {
-      for (int k = 0; k < 8; ++k) {
-        y[2 * k] = _mm256_unpacklo_epi8(x[k], x[k + 8]);
-        y[2 * k + 1] = _mm256_unpackhi_epi8(x[k], x[k + 8]);
-      }
-      for (int k = 0; k < 16; ++k) x[k] = y[k];
-    }
+    unpack_rounds_1b(x);
     for (int k = 0; k < N; ++k) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + k * ldo + i), x[k]);
   }
 }
@@ -537,19 +554,13 @@ void narrow_unpack_cols_2b(const std::byte* in, std::byte* out, i64 ldo, i64 r16
   for (i64 i = 0; i < r16; i += 16)
     for (int h = 0; h < 2; ++h) {  // input columns 8h .. 8h + 7 (those past N are not stored)
       if (8 * h >= N) break;
-      __m256i x[8], y[8];
+      __m256i x[8];
       const std::byte* r = in + i * 2 * N + 16 * h;
       for (int k = 0; k < 8; ++k)
         x[k] = _mm256_inserti128_si256(
             _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r + k * 2 * N))),
             _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + (k + 8) * 2 * N)), 1);
-      for (int round = 0; round < 3; ++round) {
-        for (int k = 0; k < 4; ++k) {
-          y[2 * k] = _mm256_unpacklo_epi16(x[k], x[k + 4]);
-          y[2 * k + 1] = _mm256_unpackhi_epi16(x[k], x[k + 4]);
-        }
-        for (int k = 0; k < 8; ++k) x[k] = y[k];
-      }
+      unpack_rounds_2b(x);
       for (int k = 0; k < 8 && 8 * h + k < N; ++k)
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + (8 * h + k) * ldo + i * 2), x[k]);
     }
@@ -715,17 +726,11 @@ inline __m128i load16(const std::byte* p) { return _mm_loadu_si128(reinterpret_c
 
 inline void block_2b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
   for (int h = 0; h < 2; ++h) {  // columns 8h .. 8h+7
-    __m256i x[8], y[8];
+    __m256i x[8];
     for (int k = 0; k < 8; ++k)
       x[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(load16(in + k * ldi + 16 * h)),
                                      load16(in + (k + 8) * ldi + 16 * h), 1);
-    for (int round = 0; round < 3; ++round) {
-      for (int k = 0; k < 4; ++k) {
-        y[2 * k] = _mm256_unpacklo_epi16(x[k], x[k + 4]);
-        y[2 * k + 1] = _mm256_unpackhi_epi16(x[k], x[k + 4]);
-      }
-      for (int k = 0; k < 8; ++k) x[k] = y[k];
-    }
+    unpack_rounds_2b(x);
     for (int k = 0; k < 8; ++k) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + (8 * h + k) * ldo), x[k]);
   }
 }
@@ -736,15 +741,9 @@ inline void block_2b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
 // blocks need the local copy of lines_16x64 at 1 KiB-multiple strides; without that copy this is
 // as fast, 63-66% vs 61-64% of memcpy at 16384^2 f16). The same shuffles per byte as block_2b.
 inline void block_2b_8rows(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
-  __m256i x[8], y[8];
+  __m256i x[8];
   for (int k = 0; k < 8; ++k) x[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + k * ldi));
-  for (int round = 0; round < 3; ++round) {
-    for (int k = 0; k < 4; ++k) {
-      y[2 * k] = _mm256_unpacklo_epi16(x[k], x[k + 4]);
-      y[2 * k + 1] = _mm256_unpackhi_epi16(x[k], x[k + 4]);
-    }
-    for (int k = 0; k < 8; ++k) x[k] = y[k];
-  }
+  unpack_rounds_2b(x);
   for (int k = 0; k < 8; ++k) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + k * ldo), _mm256_castsi256_si128(x[k]));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + (8 + k) * ldo), _mm256_extracti128_si256(x[k], 1));
@@ -783,15 +782,9 @@ void tile_2b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i6
 
 // -------------------------------------------------------------------------------- 1-byte, 16x16
 inline void block_1b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
-  __m128i x[16], y[16];
+  __m128i x[16];
   for (int k = 0; k < 16; ++k) x[k] = load16(in + k * ldi);
-  for (int round = 0; round < 4; ++round) {
-    for (int k = 0; k < 8; ++k) {
-      y[2 * k] = _mm_unpacklo_epi8(x[k], x[k + 8]);
-      y[2 * k + 1] = _mm_unpackhi_epi8(x[k], x[k + 8]);
-    }
-    for (int k = 0; k < 16; ++k) x[k] = y[k];
-  }
+  unpack_rounds_1b(x);
   for (int k = 0; k < 16; ++k) _mm_storeu_si128(reinterpret_cast<__m128i*>(out + k * ldo), x[k]);
 }
 
@@ -801,15 +794,9 @@ inline void block_1b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
 // 19.5-19.8 vs 18.7-22 GB/s: there the input's memory latency bounds it, see docs/cpu.md; fewer
 // shuffles matter where the input is in cache.)
 inline void block_1b_x2(const std::byte* in, i64 ldi, std::byte* out, i64 ldo) {
-  __m256i x[16], y[16];
+  __m256i x[16];
   for (int k = 0; k < 16; ++k) x[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + k * ldi));
-  for (int round = 0; round < 4; ++round) {
-    for (int k = 0; k < 8; ++k) {
-      y[2 * k] = _mm256_unpacklo_epi8(x[k], x[k + 8]);
-      y[2 * k + 1] = _mm256_unpackhi_epi8(x[k], x[k + 8]);
-    }
-    for (int k = 0; k < 16; ++k) x[k] = y[k];
-  }
+  unpack_rounds_1b(x);
   for (int k = 0; k < 16; ++k) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + k * ldo), _mm256_castsi256_si128(x[k]));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + (16 + k) * ldo), _mm256_extracti128_si256(x[k], 1));
