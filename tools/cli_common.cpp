@@ -98,4 +98,8 @@ bool parse_int_list(std::string_view text, std::vector<std::int64_t>* out, std::
   return true;
 }
 
+cpu_tuning parse_cpu_tuning(std::string_view text) {
+  return text == "amd" ? cpu_tuning::kAmd : text == "intel" ? cpu_tuning::kIntel : cpu_tuning::kAuto;
+}
+
 }  // namespace xpose::cli

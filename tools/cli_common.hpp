@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "xpose/plan.hpp"  // cpu_tuning
+
 namespace xpose::cli {
 
 struct dtype_info {
@@ -25,6 +27,8 @@ struct shape2 {
 bool parse_shape(std::string_view text, shape2* out, std::string* why);
 // "WxH" with W, H positive and W*H <= 1024.
 bool parse_block(std::string_view text, int* bx, int* by, std::string* why);
+// "auto", "amd" or "intel" (the options' checks allow nothing else) to plan_options::tuning.
+cpu_tuning parse_cpu_tuning(std::string_view text);
 // "a,b,c": non-empty list of integers (negative allowed; callers check ranges).
 bool parse_int_list(std::string_view text, std::vector<std::int64_t>* out, std::string* why);
 // Splits "a,b,c" into trimmed, non-empty items.

@@ -19,6 +19,7 @@ namespace {
 
 struct bench_args {
   std::string variants, shapes, dtypes, block, device, json_file, csv_file, baseline, extents, perm, suite;
+  std::string cpu_tuning = "auto";
   std::int64_t batch = 1;
   std::optional<std::int64_t> ld_in, ld_out;
   int offset = 0;
@@ -236,6 +237,7 @@ int run_bench(const bench_args& a, context& ctx) {
   ro.reps = a.reps;
   ro.warmup = a.warmup;
   ro.cpu_threads = a.threads;
+  ro.tuning = parse_cpu_tuning(a.cpu_tuning);
   ro.seed = a.seed;
   std::size_t total = 0, done = 0;
   for (const auto& g : groups) total += g.variants.size();
@@ -296,6 +298,8 @@ void add_bench_command(CLI::App& app, context& ctx) {
   cmd->add_option("--device", a->device, "gpu or cpu (default: gpu when one is present)")
       ->check(CLI::IsMember({"gpu", "cpu"}));
   cmd->add_option("--threads", a->threads, "CPU threads (0 = all)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--cpu-tuning", a->cpu_tuning, "CPU: whose tuning tables, auto (by vendor), amd or intel")
+      ->check(CLI::IsMember({"auto", "amd", "intel"}));
   cmd->add_option("--baseline", a->baseline, "Also time a library baseline: cublas");
   cmd->add_option("--suite", a->suite, "A built-in suite: permute (issue 5's layouts, 2^26 elements and at least 256 MiB each)");
   cmd->add_option("--seed", a->seed, "Seed of the random input");

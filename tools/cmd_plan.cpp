@@ -12,7 +12,7 @@ namespace xpose::cli {
 namespace {
 
 struct plan_args {
-  std::string shape, extents, perm, dtype = "f32", variant = "auto", block, device;
+  std::string shape, extents, perm, dtype = "f32", variant = "auto", block, device, cpu_tuning = "auto";
   std::int64_t batch = 1;
   std::optional<std::int64_t> ld_in, ld_out;
 };
@@ -30,6 +30,7 @@ int run_plan(const plan_args& a, context& ctx) {
   std::string why;
   if (!a.block.empty() && !parse_block(a.block, &o.block_x, &o.block_y, &why)) return fail_line(ctx, why);
   o.where = a.device == "cpu" ? backend::kCpu : backend::kGpu;
+  o.tuning = parse_cpu_tuning(a.cpu_tuning);
 
   plan p;
   status s;
@@ -85,6 +86,8 @@ void add_plan_command(CLI::App& app, context& ctx) {
   cmd->add_option("--variant", a->variant, "auto or a variant name");
   cmd->add_option("--block", a->block, "Block shape WxH");
   cmd->add_option("--device", a->device, "gpu or cpu")->check(CLI::IsMember({"gpu", "cpu"}));
+  cmd->add_option("--cpu-tuning", a->cpu_tuning, "CPU plans: whose tuning tables, auto (by vendor), amd or intel")
+      ->check(CLI::IsMember({"auto", "amd", "intel"}));
   cmd->callback([a, &ctx] { ctx.exit_code = run_plan(*a, ctx); });
 }
 

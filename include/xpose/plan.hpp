@@ -27,12 +27,19 @@ namespace xpose {
 
 enum class backend { kGpu, kCpu };
 
+// Which host's measured tuning tables a CPU plan uses (docs/cpu.md, "Tuning per host"): the AMD
+// EPYC (Zen 4) development machine's, or the Intel Xeon's (AVX-512) one, whose page walks made
+// long rows of tiles cost more. kAuto picks by the CPU's vendor (Intel: kIntel, anything else:
+// kAmd). Results are identical either way; only the blocking differs.
+enum class cpu_tuning { kAuto, kAmd, kIntel };
+
 struct plan_options {
   backend where = backend::kGpu;
   std::string variant = "auto";  // "auto" or a name from `xpose::variant_names()`
   int block_x = 0;               // threads per block in x and y; 0 = the variant's default
   int block_y = 0;
   int cpu_threads = 0;           // CPU plans: 0 = all hardware threads
+  cpu_tuning tuning = cpu_tuning::kAuto;  // CPU plans: whose tuning tables (above)
 };
 
 namespace detail {

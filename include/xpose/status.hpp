@@ -24,6 +24,7 @@ enum class status : int {
   kInvalidPlan,             // executing a default-constructed or failed plan
   kNoDevice,                // a GPU plan was asked for but no usable CUDA device exists
   kCudaError,               // a CUDA runtime call or kernel launch failed
+  kInvalidOption,           // a plan option outside its range (plan_options::tuning)
 };
 
 // Short identifier of the code, e.g. "kInvalidExtent".

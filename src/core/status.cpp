@@ -10,7 +10,7 @@ const char* status_name(status s) noexcept {
     XPOSE_CASE(kInvalidRank) XPOSE_CASE(kInvalidBlock) XPOSE_CASE(kUnknownVariant)
     XPOSE_CASE(kVariantNotApplicable) XPOSE_CASE(kNullPointer) XPOSE_CASE(kOverlap)
     XPOSE_CASE(kWrongMemorySpace) XPOSE_CASE(kMisaligned) XPOSE_CASE(kInvalidPlan) XPOSE_CASE(kNoDevice)
-    XPOSE_CASE(kCudaError)
+    XPOSE_CASE(kCudaError) XPOSE_CASE(kInvalidOption)
 #undef XPOSE_CASE
   }
   return "kUnknownStatus";
@@ -36,6 +36,7 @@ const char* status_message(status s) noexcept {
     case status::kInvalidPlan: return "the plan is empty or was not made successfully";
     case status::kNoDevice: return "no usable CUDA device";
     case status::kCudaError: return "a CUDA call or kernel launch failed";
+    case status::kInvalidOption: return "a plan option is outside its range";
   }
   return "unknown status";
 }

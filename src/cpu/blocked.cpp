@@ -94,6 +94,7 @@ constexpr tile_rule kRuleStaged1{256, 1024, 256 << 10};
 constexpr tile_rule kRuleStaged2{256, 2048, 256 << 10};
 
 const tile_rule& rule_for(const blocked_nest& n) {
+  // (plain_2d_walk may replace it for a plain 2-D transpose: choose_tiles.)
   const i64 e = n.elem, out_row = n.i.extent * e;
   const bool scattered_rows = n.i.in_stride > 2 * n.j.extent * e;
   if (e <= 2) return scattered_rows ? kRuleFewRows1And2 : n.outer_rank == 0 ? kRule1And2Plain : kRule1And2;
@@ -170,6 +171,19 @@ constexpr i64 kDirectStagedBelow = 128;
 // nests with outer dims keep the macro blocks.
 constexpr i64 kMacroBytes = 4096;
 constexpr i64 kMacroMaxRows = 1024;
+// ... except on the Intel Xeon development host (cpu_tuning::kIntel), for 8- and 16-byte elements:
+// tiles of 128 B output rows x 1 KiB input rows, visited in macro blocks of 8 KiB a side. There a
+// row of tiles that touches one page per output row (16384 of them for a 16384-wide f64 output)
+// made every 128-256 B piece written a page walk: c128 16384^2 45% of memcpy row-major. With the
+// pages of an 8 KiB block (1024 input + 1024 output rows' pages for f64, 512 + 512 for c128)
+// held by the TLB, interleaved runs, 2 threads, % of memcpy (docs/cpu.md "Twenty-first session"):
+// c128 8192^2 47 -> 84 (macro 4 KiB 77, 16 KiB 79); 53.0, 55.9 -> 75.1, 77.8; f64 16384^2 55.2, 49.7 ->
+// 71.9, 68.8 (macro 8 KiB with f64's 256 B x 4 KiB tiles: 61.8, 64.0; 128 B x 512 B 60.8, 63.6,
+// 128 B x 2 KiB 59.0, 64.1, 64 B x 1 KiB 54.8, 51.3). A huge-page probe (2 MiB pages) ran the
+// row-major walk at 79% too: it is the TLB. f32, i8 and f16 gained nothing from macro blocks or
+// smaller tiles there (f32 16384^2: row-major 62-69, 128 B x 1 KiB in 8 KiB blocks 63), and keep
+// the tables of the AMD host.
+constexpr plain_walk kIntelPlainWide{128, 1024, 32 << 10, 8192};
 // Rows longer than this are split into chunks so that a few long rows (or one: a plain copy)
 // still spread over every thread.
 constexpr i64 kChunkBytes = 1 << 20;
@@ -354,7 +368,7 @@ bool chain_links_staged(const blocked_nest& n, const tile_shape& s) {
          JP * s.tj * round_up(K * n.i.extent * e, 64) <= kBufBytes;
 }
 
-tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_bytes) {
+tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_bytes, cpu_tuning tuning) {
   tile_shape s;
   const i64 e = n.elem, ni = n.i.extent, nj = n.j.extent;
   // Staged tiles: a plain 2-D transpose of bytes or halves, both sides contiguous, every output
@@ -364,7 +378,9 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   s.staged = kt.stage_rows && e <= 2 && n.outer_rank == 0 && n.i.out_stride == e && n.j.in_stride == e &&
              rows_share_line_offset(n) && out_bytes >= kStreamMinBytes && ni * e >= 4 * staged_rule.out_row &&
              nj * e >= staged_rule.in_row;
-  const tile_rule& rule = s.staged ? staged_rule : rule_for(n);
+  tile_rule rule = s.staged ? staged_rule : rule_for(n);
+  if (const plain_walk w = plain_2d_walk(tuning, e); n.outer_rank == 0 && !s.staged && w.tile > 0)
+    rule = tile_rule{w.out_row, w.in_row, w.tile};
   const i64 budget = std::min(ni * n.i_chain_count(), nj * n.j_chain_count()) < 16 ? kNarrowTileBytes : rule.tile;
   s.ti = std::max<i64>(1, rule.out_row / e);
   if (!rows_share_line_offset(n)) s.ti = std::max(s.ti, kUnalignedOutRow / e);  // keeps `ext` at <= 25%
@@ -773,10 +789,15 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   const i64 tasks = n.outer_count() * nti * ntj;
   const int threads = team_size(pd, n.outer_count() * ni * nj * e, tasks);
   const i64 macro_el = std::min(kMacroBytes / e, kMacroMaxRows);
-  // (A plain 2-D transpose, no outer dims, walks its tiles row-major instead: see kMacroBytes.)
+  // (A plain 2-D transpose, no outer dims, walks its tiles row-major instead, see kMacroBytes, or
+  // in the macro blocks of its host's plain_2d_walk.)
   const bool plain_2d = n.outer_rank == 0;
-  const macro_order macro{nti, ntj, plain_2d ? 1 : std::max<i64>(1, macro_el / s.ti),
-                          plain_2d ? ntj : std::max<i64>(1, macro_el / s.tj)};
+  const i64 plain_macro_el = std::min(plain_2d_walk(pd.tuning, e).macro / e, kMacroMaxRows);
+  const macro_order macro = !plain_2d              ? macro_order{nti, ntj, std::max<i64>(1, macro_el / s.ti),
+                                                                 std::max<i64>(1, macro_el / s.tj)}
+                            : plain_macro_el > 0 ? macro_order{nti, ntj, std::max<i64>(1, plain_macro_el / s.ti),
+                                                                 std::max<i64>(1, plain_macro_el / s.tj)}
+                                                   : macro_order{nti, ntj, 1, ntj};
   // Threads take chunks of consecutive tasks from a shared counter rather than one fixed share
   // each: on a machine shared with other work a thread that loses its core for a while no longer
   // holds up the whole call (see kChunkBytesTiles).
@@ -1085,6 +1106,19 @@ blocked_nest make_nest(const problem& p) {
   return n;
 }
 
+cpu_tuning resolve_tuning(cpu_tuning t) {
+  if (t != cpu_tuning::kAuto) return t;
+  static const cpu_tuning host = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_is("intel") ? cpu_tuning::kIntel : cpu_tuning::kAmd;
+  }();
+  return host;
+}
+
+plain_walk plain_2d_walk(cpu_tuning t, i64 elem) {
+  return t == cpu_tuning::kIntel && (elem == 8 || elem == 16) ? kIntelPlainWide : plain_walk{};
+}
+
 // The planner's step: the nest and tile shape are pure functions of the normalised problem and the
 // kernel table, so run_blocked derives the same ones again instead of carrying them in the plan;
 // configure records them in the plan's summary (and the tile in block_x/block_y, for display).
@@ -1097,7 +1131,7 @@ status configure_blocked(plan_data& pd, std::string*) {
     pd.reason += fmt::format("; rows of {} B x {}{}", n.elem, n.outer_count(),
                              stream_row_copies(n, kt, out_bytes) ? ", streaming stores" : "");
   } else {
-    const tile_shape s = choose_tiles(n, kt, out_bytes);
+    const tile_shape s = choose_tiles(n, kt, out_bytes, pd.tuning);
     pd.launch.block_y = static_cast<int>(s.ti);
     pd.launch.block_x = static_cast<int>(s.tj);
     const bool simd = elem_index(n.elem) >= 0 && n.j.in_stride == n.elem && n.i.out_stride == n.elem;
@@ -1108,8 +1142,11 @@ status configure_blocked(plan_data& pd, std::string*) {
     const std::string kernels = simd     ? fmt::format("{} kernels", kt.isa)
                                 : padded ? fmt::format("{} kernels on {}-byte slots", kt.isa, padded_size(n.elem))
                                          : std::string("strided scalar kernels");
-    pd.reason += fmt::format("; {}x{} tiles{} of {} B elements ({}) x {}{}{}", s.ti, s.tj, chains, n.elem,
-                             kernels, n.outer_count(), s.stream ? ", streaming stores" : "",
+    const i64 macro = n.outer_rank == 0 ? plain_2d_walk(pd.tuning, n.elem).macro : 0;
+    pd.reason += fmt::format("; {}x{} tiles{} of {} B elements ({}) x {}{}{}{}", s.ti, s.tj, chains, n.elem,
+                             kernels, n.outer_count(),
+                             macro > 0 ? fmt::format(", in blocks of {} KiB a side", macro / 1024) : "",
+                             s.stream ? ", streaming stores" : "",
                              simd && chain_links_staged(n, s) ? ", staged input (i chain links together)"
                              : s.staged || (simd && chain_stages_input(n, s)) ? ", staged input"
                                                                               : "");
@@ -1126,7 +1163,7 @@ status run_blocked(const plan_data& pd, const void* in, void* out, CUstream_st*,
   if (n.k == blocked_nest::kind::kRows)
     run_rows(pd, n, kt, stream_row_copies(n, kt, out_bytes), src, dst);
   else
-    run_tiles(pd, n, kt, choose_tiles(n, kt, out_bytes), src, dst);
+    run_tiles(pd, n, kt, choose_tiles(n, kt, out_bytes, pd.tuning), src, dst);
   return status::kSuccess;
 }
 

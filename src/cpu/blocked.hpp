@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "plan/problem.hpp"
+#include "xpose/plan.hpp"  // cpu_tuning
 
 namespace xpose::detail::cpu {
 
@@ -93,5 +94,18 @@ struct blocked_nest {
 };
 
 blocked_nest make_nest(const problem& p);
+
+// The tuning tables a CPU plan uses (plan_options::tuning): kAuto resolves by the CPU's vendor,
+// Intel to kIntel and anything else to kAmd (never returns kAuto).
+cpu_tuning resolve_tuning(cpu_tuning t);
+
+// How a plain 2-D transpose (no outer dims) of `elem`-byte elements walks its tiles under tuning
+// `t`: tiles whose output rows are out_row bytes and input rows in_row bytes, at most tile bytes
+// (all 0: the element size's own rule), visited in macro blocks of `macro` bytes a side, row-major
+// inside (0: plain row-major). blocked.cpp, kIntelPlainWide, says what was measured.
+struct plain_walk {
+  std::int64_t out_row = 0, in_row = 0, tile = 0, macro = 0;
+};
+plain_walk plain_2d_walk(cpu_tuning t, std::int64_t elem);
 
 }  // namespace xpose::detail::cpu

@@ -46,6 +46,7 @@ struct plan_data {
   launch_shape launch;
   int align_bytes = 1;             // alignment execute must find on both pointers
   int cpu_threads = 0;
+  cpu_tuning tuning = cpu_tuning::kAmd;  // CPU plans: resolved at plan time (never kAuto)
   std::int64_t in_span_bytes = 0;  // bytes between the first and last element touched, + 1 element
   std::int64_t out_span_bytes = 0;
   device_info device;

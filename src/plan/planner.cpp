@@ -13,6 +13,7 @@
 #include "gpu/packed_tile.hpp"
 #include "gpu/rows_copy.hpp"
 #include "gpu/runs_tile.hpp"
+#include "cpu/blocked.hpp"  // cpu::resolve_tuning
 #include "plan/validate.hpp"
 #ifdef XPOSE_HAS_CUDA
 #include "gpu/variants.hpp"
@@ -30,6 +31,8 @@ struct candidate {
   // pointers to the next candidate instead of the kernel's own element-wise plan.
   bool vector_pointers_only = false;
   int block_y = 0;  // the classic tile's block height where a rule sets it (0: the variant's default)
+  // Measured against permute_box by name too (kNarrowRules): box_beats does not replace it.
+  bool beat_box = false;
 };
 
 // The `auto` choice: candidates in order of preference. The planner takes the first whose
@@ -226,6 +229,76 @@ bool reg_batch_wins(const plan_data& pd) {
   return m.batch_rank <= 1 && nbr >= 4 && own_fast_fill(pd) < kFastFullTiles;
 }
 
+// Single narrow matrices where a kernel measured ahead of the one auto ran before (twenty-first session, H200 2026-12-01, every kernel by name, one run, % of copy; sides of
+// 3, 16 and 48 against long sides of 10^7 and 10^7 + 1, both ways round, every element size;
+// docs/performance.md "Twenty-first session", results/narrow-all-2026-12-01y-*.json). Only gains of 4
+// points or more were taken; a row names the sides it was measured at (ranges interpolate between
+// them), from the size of the smallest case a row was measured at (smaller ones, launch-bound, keep
+// the rules further down). "Rows" short: the input is a few long rows (S x L); "columns" short: many short input
+// rows (L x S). Whole: the long side is whole 16-byte vectors (10^7), odd: it is not (10^7 + 1).
+struct narrow_rule {
+  int elem_lo, elem_hi;  // element bytes
+  bool short_rows;       // which side is short (above)
+  int side_lo, side_hi;  // its extent
+  int whole;             // 1: only where the long side is whole vectors, 0: only where it is not, -1: either
+  int min_mib;           // the smallest case measured, MiB (rounded down)
+  const char* variant;
+  const char* reason;
+};
+constexpr narrow_rule kNarrowRules[] = {
+    {8, 16, false, 16, 48, -1, 1220, "tiled_skew",
+     "narrow 8- or 16-byte matrix, input rows of 16-48 elements: the classic tile, output rows staggered to sectors "
+     "(H200 10000001 x 16 / 10000001 x 48 f64: 92.9 / 89.4% of copy vs 80.1 / 78.2 before; 1e7 x 16 c128 97.6 vs 90.2)"},
+    {4, 4, false, 33, 48, 0, 1831, "tiled_skew",
+     "narrow f32 matrix, input rows of 48 elements, odd long side: the classic tile, output rows staggered to "
+     "sectors (H200 10000001 x 48: 82.7% of copy vs narrow 69.2)"},
+    {16, 16, true, 16, 16, -1, 2441, "tiled",
+     "c128 matrix of 16 long rows: the classic tile (H200 16 x 1e7 / 16 x 10000001: 96.2 / 93.3% of copy vs 89.2 / "
+     "86.5 before)"},
+    {8, 8, true, 16, 16, -1, 1220, "permute_packed",
+     "f64 matrix of 16 long rows: packed boxes (H200 16 x 1e7 / 16 x 10000001: 91.2 / 81.2% of copy vs 83.8 / 75.2 "
+     "before)"},
+    {8, 8, true, 3, 3, 0, 228, "permute_packed",
+     "f64 matrix of 3 long rows, odd long side: packed boxes (H200 3 x 10000001: 91.0% of copy vs permute_box 80.2)"},
+    {4, 4, true, 16, 16, 1, 610, "reg_batch",
+     "f32 matrix of 16 long rows of whole vectors: one 4 x 4 block per thread (H200 16 x 1e7: 96.5% of copy vs 89.4 "
+     "before)"},
+    {2, 8, true, 48, 48, 0, 915, "permute_runs",
+     "matrix of 48 long rows, odd long side: aligned 16-byte chunks both ways (H200 48 x 10000001 f16 / f32 / f64: "
+     "67.0 / 83.1 / 84.3% of copy vs 48.8 / 71.4 / 80.3 before)"},
+    {2, 2, true, 16, 16, 0, 305, "permute_runs",
+     "f16 matrix of 16 long rows, odd long side: aligned 16-byte chunks both ways (H200 16 x 10000001: 63.5% of "
+     "copy vs narrow 50.0)"},
+    // 1-byte elements (the same runs).
+    {1, 1, false, 16, 16, 1, 152, "reg_batch",
+     "i8 matrix of 16-element input rows, whole vectors: one 16 x 16 block per thread (H200 1e7 x 16: 89.9% of copy "
+     "vs permute_packed 69.0)"},
+    {1, 1, false, 3, 3, 1, 28, "narrow",
+     "i8 matrix of 3-element input rows: the narrow kernel (H200 1e7 x 3: 75.9% of copy vs permute_packed 68.2)"},
+    {1, 1, true, 3, 48, 0, 28, "permute_box",
+     "i8 matrix of 3-48 long rows, odd long side: boxes with long runs both ways (H200 16 x 10000001 / 48 x 10000001 "
+     "/ 3 x 10000001: 55.2 / 47.3 / 42.0% of copy vs narrow 32.7 / 32.4 / 36.8)"},
+    {1, 1, false, 16, 48, 0, 152, "permute_box",
+     "i8 matrix of 16-48-element input rows, odd long side: boxes with long runs both ways (H200 10000001 x 16 / "
+     "10000001 x 48: 58.9 / 52.6% of copy vs narrow 54.2 / 47.0)"},
+};
+
+// The kNarrowRules row a single matrix matches, or null.
+const narrow_rule* narrow_rule_for(const plan_data& pd) {
+  const auto& m = pd.mat;
+  const int s = pd.prob.elem_bytes;
+  if (!pd.has_matrix || m.batch != 1) return nullptr;
+  const std::int64_t mib = pd.prob.count() * s >> 20;
+  const bool short_rows = m.rows < m.cols;
+  const std::int64_t side = std::min(m.rows, m.cols), len = std::max(m.rows, m.cols);
+  const int whole = len * s % 16 == 0 ? 1 : 0;
+  for (const narrow_rule& r : kNarrowRules)
+    if (s >= r.elem_lo && s <= r.elem_hi && short_rows == r.short_rows && side >= r.side_lo && side <= r.side_hi &&
+        (r.whole < 0 || r.whole == whole) && mib >= r.min_mib)
+      return &r;
+  return nullptr;
+}
+
 // Single narrow matrices where reg_batch goes first (measurements in auto_candidates): 1-, 2- and
 // 8-byte elements (4- and 16-byte ones were not measured), 64 MiB and more (it was measured at
 // 320-640 MB; smaller ones keep their launch-bound kernels), whole blocks, a side of 64 or less, both
@@ -399,6 +472,7 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       constexpr std::int64_t kLargeBytes = std::int64_t{256} << 20;
       constexpr std::int64_t kByteMatrixElems = 128 * 1024;
       const std::int64_t short_side = std::min(m.rows, m.cols);
+      if (const narrow_rule* r = narrow_rule_for(pd)) c.push_back({r->variant, r->reason, false, 0, true});
       // 1-byte matrices of exactly 64 rows or 64 columns, long the other way (NCHW <-> NHWC with 64
       // channels): reg_tile with its warps side by side (reg_tile_stack) or with 8-row lane groups
       // (reg_tile_lanes) covers them in whole blocks. H200 2026-11-30 (docs/performance.md, sixth
@@ -712,6 +786,10 @@ status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_ma
   pd.prob = normalize(raw);
   pd.cls = classify(pd.prob);
   pd.cpu_threads = opts.cpu_threads;
+  if (opts.tuning != cpu_tuning::kAuto && opts.tuning != cpu_tuning::kAmd && opts.tuning != cpu_tuning::kIntel)
+    return fail(status::kInvalidOption, why,
+                fmt::format("cpu tuning {}: expected kAuto, kAmd or kIntel", static_cast<int>(opts.tuning)));
+  pd.tuning = cpu::resolve_tuning(opts.tuning);
 
   const bool is_auto = opts.variant == "auto" || opts.variant.empty();
   const variant_info* v = nullptr;
@@ -752,7 +830,7 @@ status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_ma
       if (first) {
         first = false;
         plan_data box;
-        if (box_beats(pd, c.variant) && configured({"permute_box", box_reason(pd)}, &box)) {
+        if (!c.beat_box && box_beats(pd, c.variant) && configured({"permute_box", box_reason(pd)}, &box)) {
           accepted.push_back(std::move(box));
           break;
         }
@@ -829,7 +907,9 @@ matrix_view raw_matrix(const transpose_desc& d) {
 std::string summarize(const plan_data& d) {
   const auto& l = d.launch;
   std::string shape = d.where == backend::kCpu
-                          ? fmt::format("threads {}", d.cpu_threads > 0 ? fmt::format("{}", d.cpu_threads) : "all")
+                          ? fmt::format("threads {}, {} tuning",
+                                        d.cpu_threads > 0 ? fmt::format("{}", d.cpu_threads) : "all",
+                                        d.tuning == cpu_tuning::kIntel ? "intel" : "amd")
                           : fmt::format("block {}x{} grid {}x{}x{}", l.block_x, l.block_y, l.grid_x, l.grid_y, l.grid_z);
   if (!d.launch_note.empty()) shape += ", " + d.launch_note;
   std::string what = d.has_matrix ? fmt::format("{} x {} x {} (ld {}/{})", d.mat.batch, d.mat.rows, d.mat.cols,

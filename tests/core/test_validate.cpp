@@ -87,7 +87,7 @@ void expect_plan_error(const Desc& d, status expected, const std::string& mentio
 
 TEST(Status, EveryCodeHasADistinctNameAndMessage) {
   std::set<std::string> names, messages;
-  const int last = static_cast<int>(status::kCudaError);
+  const int last = static_cast<int>(status::kInvalidOption);
   for (int i = 0; i <= last; ++i) {
     const auto s = static_cast<status>(i);
     const std::string name = xpose::status_name(s), msg = xpose::status_message(s);
@@ -104,6 +104,7 @@ TEST(Status, EveryCodeHasADistinctNameAndMessage) {
   EXPECT_STREQ(xpose::status_name(status::kSuccess), "kSuccess");
   EXPECT_STREQ(xpose::status_name(status::kInvalidExtent), "kInvalidExtent");
   EXPECT_STREQ(xpose::status_name(status::kCudaError), "kCudaError");
+  EXPECT_STREQ(xpose::status_name(status::kInvalidOption), "kInvalidOption");
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -31,8 +31,11 @@ using i64 = std::int64_t;
 constexpr int kElemSizes[] = {1, 2, 4, 8, 16};
 constexpr i64 kGuard = 64;  // poisoned bytes before and after every output region
 
+// The tuning tables the tests' plans use: kAuto (the host's) but where a test names one.
+xpose::cpu_tuning g_tuning = xpose::cpu_tuning::kAuto;
+
 plan_options blocked(int threads) {
-  return plan_options{.where = backend::kCpu, .variant = "cpu_blocked", .cpu_threads = threads};
+  return plan_options{.where = backend::kCpu, .variant = "cpu_blocked", .cpu_threads = threads, .tuning = g_tuning};
 }
 
 // Output span of a transpose, in elements.
@@ -572,6 +575,76 @@ TEST(CpuBlocked, LargeStreamingOutputs) {
       EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
     }
   }
+}
+
+// Plain 2-D transposes of 8- and 16-byte elements under each host's tuning: the Intel tables
+// (plain_2d_walk) walk 128 B x 1 KiB tiles in macro blocks of 8 KiB a side, the AMD ones their
+// element size's rule row-major; both must give the reference's bytes. Ragged macro blocks on both
+// sides (extents not a multiple of the block, nor of the tile), misaligned and padded outputs,
+// outputs too small to stream, 1-3 threads.
+TEST(CpuBlocked, PlainWideTransposesUnderEachTuning) {
+  using xpose::cpu_tuning;
+  struct c {
+    transpose_desc d;
+    i64 out_offset, in_offset;
+  };
+  transpose_desc padded = tdesc(1500, 1333, 8);
+  padded.ld_out = 1504;
+  padded.ld_in = 1400;
+  const c cases[] = {
+      {tdesc(1100, 1700, 8), 0, 0},   {tdesc(1100, 1700, 8), 8, 8},    {tdesc(2100, 1029, 16), 16, 0},
+      {tdesc(1030, 1029, 16), 0, 16}, {padded, 24, 0},                 {tdesc(300, 200, 8), 0, 0},
+      {tdesc(129, 1025, 16), 0, 0},   {tdesc(2048, 1024, 8), 0, 0},
+  };
+  for (cpu_tuning t : {cpu_tuning::kAmd, cpu_tuning::kIntel}) {
+    g_tuning = t;
+    for (const auto& k : cases)
+      for (int threads : {1, 2, 3}) {
+        std::string summary;
+        const std::string label = std::to_string(k.d.rows) + "x" + std::to_string(k.d.cols) + " " +
+                                  std::to_string(k.d.elem_bytes) + "B +" + std::to_string(k.out_offset) + " " +
+                                  std::to_string(threads) + " threads, " + (t == cpu_tuning::kIntel ? "intel" : "amd");
+        EXPECT_EQ(check_transpose(k.d, threads, k.out_offset, k.in_offset, &summary), "") << label;
+        const bool blocks = summary.find("in blocks of 8 KiB a side") != std::string::npos;
+        EXPECT_EQ(blocks, t == cpu_tuning::kIntel) << label << " | " << summary;
+        EXPECT_NE(summary.find(t == cpu_tuning::kIntel ? "intel tuning" : "amd tuning"), std::string::npos) << summary;
+        // 128 B output rows and 1 KiB input rows where the output rows share their line offset (else
+        // 256 B output rows: kUnalignedOutRow).
+        if (t == cpu_tuning::kIntel && k.d.ld_out.value_or(k.d.rows) * k.d.elem_bytes % 64 == 0)
+          EXPECT_NE(summary.find(k.d.elem_bytes == 8 ? "16x128 tiles" : "8x64 tiles"), std::string::npos) << summary;
+      }
+  }
+  g_tuning = cpu_tuning::kAuto;
+  // Other element sizes, and problems with outer dims, keep the AMD tables under either tuning.
+  std::string amd, intel;
+  g_tuning = cpu_tuning::kIntel;
+  ASSERT_EQ(check_transpose(tdesc(1100, 1700, 4), 2, 0, 0, &intel), "");
+  g_tuning = cpu_tuning::kAmd;
+  ASSERT_EQ(check_transpose(tdesc(1100, 1700, 4), 2, 0, 0, &amd), "");
+  g_tuning = cpu_tuning::kAuto;
+  EXPECT_EQ(intel.substr(intel.find("tiles") - 10), amd.substr(amd.find("tiles") - 10));
+  EXPECT_EQ(intel.find("blocks of"), std::string::npos) << intel;
+}
+
+TEST(CpuBlocked, TuningResolvesAndIsValidated) {
+  using xpose::cpu_tuning;
+  namespace cpu = xpose::detail::cpu;
+  const cpu_tuning host = cpu::resolve_tuning(cpu_tuning::kAuto);
+  EXPECT_TRUE(host == cpu_tuning::kAmd || host == cpu_tuning::kIntel);
+  EXPECT_EQ(cpu::resolve_tuning(cpu_tuning::kIntel), cpu_tuning::kIntel);
+  EXPECT_EQ(cpu::resolve_tuning(cpu_tuning::kAmd), cpu_tuning::kAmd);
+  EXPECT_EQ(cpu::plain_2d_walk(cpu_tuning::kIntel, 8).macro, 8192);
+  EXPECT_EQ(cpu::plain_2d_walk(cpu_tuning::kIntel, 16).macro, 8192);
+  for (int e : {1, 2, 4, 3, 12, 32}) EXPECT_EQ(cpu::plain_2d_walk(cpu_tuning::kIntel, e).macro, 0) << e;
+  for (int e : {1, 2, 4, 8, 16}) EXPECT_EQ(cpu::plain_2d_walk(cpu_tuning::kAmd, e).macro, 0) << e;
+  // An out-of-range value is refused with its own status and leaves the plan alone.
+  plan_options o = blocked(1);
+  o.tuning = static_cast<cpu_tuning>(7);
+  xpose::plan p;
+  std::string why;
+  EXPECT_EQ(xpose::make_plan(tdesc(10, 20, 4), o, &p, &why), status::kInvalidOption);
+  EXPECT_NE(why.find("tuning 7"), std::string::npos) << why;
+  EXPECT_FALSE(p.valid());
 }
 
 // ------------------------------------------------------------------------------------------------

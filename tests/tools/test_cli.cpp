@@ -115,12 +115,20 @@ TEST(Cli, PlanPrintsOneLine) {
   EXPECT_NE(r.out.find("transpose-nd"), std::string::npos) << r.out;
   expect_one_line_error({"plan", "--extents", "2,3", "--perm", "0,2", "--device", "cpu"}, "outside");
   expect_one_line_error({"plan", "--shape", "10x10", "--device", "cpu", "--variant", "warp"}, "warp");
+  expect_one_line_error({"plan", "--shape", "10x10", "--device", "cpu", "--cpu-tuning", "zen"}, "zen");
+  r = run_cli({"plan", "--shape", "3000x3000", "--device", "cpu", "--dtype", "c128", "--cpu-tuning", "intel"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("intel tuning"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("in blocks of 8 KiB a side"), std::string::npos) << r.out;
+  r = run_cli({"plan", "--shape", "3000x3000", "--device", "cpu", "--dtype", "c128", "--cpu-tuning", "amd"});
+  EXPECT_EQ(r.out.find("in blocks of"), std::string::npos) << r.out;
 #ifdef XPOSE_HAS_CUDA  // a build without the GPU backend has no GPU variants to plan
   // GPU plans work without a GPU too (for an H200 description, said on stderr): the choice of a
-  // narrow f64 shape with a side of 16 is the narrow kernel (of 48, fast_tile), of large matrices
+  // narrow f64 shape with a side of 12 is the narrow kernel (of 48, fast_tile; of 16, kNarrowRules
+  // below), of large matrices
   // tma_tile (with its tiles in the summary), of 4096^2 f16 and 1-byte ones fast_tile, of small ones
   // the classic tile.
-  r = run_cli({"plan", "--shape", "16x20000000", "--dtype", "f64"});
+  r = run_cli({"plan", "--shape", "12x20000000", "--dtype", "f64"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("narrow on gpu", 0), 0u) << r.out;
   r = run_cli({"plan", "--shape", "48x10000000", "--dtype", "f64"});
@@ -144,6 +152,21 @@ TEST(Cli, PlanPrintsOneLine) {
   r = run_cli({"plan", "--shape", "10007x9973", "--dtype", "c128"});
   EXPECT_EQ(r.out.rfind("tiled on gpu", 0), 0u) << r.out;
   EXPECT_NE(r.out.find("block 32x16"), std::string::npos) << r.out;
+  // Narrow matrices (kNarrowRules): the kernel measured best for each shape, also where permute_box
+  // would otherwise go ahead (3 x 10000001 f64), and only from the size the rule was measured at.
+  const struct {
+    const char *shape, *dtype, *variant;
+  } narrow[] = {
+      {"10000001x16", "f64", "tiled_skew"},   {"10000000x48", "c128", "tiled_skew"}, {"16x10000000", "c128", "tiled"},
+      {"16x10000001", "f64", "permute_packed"}, {"3x10000001", "f64", "permute_packed"},
+      {"16x10000000", "f32", "reg_batch"},    {"48x10000001", "f16", "permute_runs"}, {"10000001x48", "f32", "tiled_skew"},
+      {"10000000x16", "i8", "reg_batch"},     {"10000000x3", "i8", "narrow"},         {"16x10000001", "i8", "permute_box"},
+      {"10000001x48", "i8", "permute_box"},   {"16x100001", "f64", "permute_box"},    {"10000000x48", "f32", "permute_packed"},
+  };
+  for (const auto& n : narrow) {
+    r = run_cli({"plan", "--shape", n.shape, "--dtype", n.dtype});
+    EXPECT_EQ(r.out.rfind(std::string(n.variant) + " on gpu", 0), 0u) << n.shape << " " << n.dtype << ": " << r.out;
+  }
   // A permutation with short dims: packed boxes, and the box in the summary.
   r = run_cli({"plan", "--extents", "16,16,16,16,16,64", "--perm", "5,4,3,2,1,0", "--dtype", "f32"});
   EXPECT_EQ(r.out.rfind("permute_packed on gpu", 0), 0u) << r.out;

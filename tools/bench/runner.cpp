@@ -202,7 +202,7 @@ std::vector<result> run_cpu(const problem_spec& p, const std::vector<variant_spe
     result r = base_result(p, v, backend::kCpu);
     plan pl;
     std::string why;
-    plan_options po{.where = backend::kCpu, .variant = v.name, .cpu_threads = o.cpu_threads};
+    plan_options po{.where = backend::kCpu, .variant = v.name, .cpu_threads = o.cpu_threads, .tuning = o.tuning};
     if (o.progress) o.progress(fmt::format("cpu {} {} {}", v.name, p.label, p.dtype));
     if (plan_for(p, po, &pl, &why) != status::kSuccess) {
       r.skipped = true;

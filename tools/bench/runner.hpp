@@ -46,6 +46,7 @@ struct run_options {
   int reps = 20;
   int warmup = 2;
   int cpu_threads = 0;
+  cpu_tuning tuning = cpu_tuning::kAuto;
   std::uint64_t seed = 1;
   std::function<void(const std::string&)> progress;  // one line per case, to stderr
 };
