@@ -229,18 +229,20 @@ bool reg_batch_wins(const plan_data& pd) {
   return m.batch_rank <= 1 && nbr >= 4 && own_fast_fill(pd) < kFastFullTiles;
 }
 
-// Single narrow matrices where a kernel measured ahead of the one auto ran before (twenty-first session, H200 2026-12-01, every kernel by name, one run, % of copy; sides of
-// 3, 16 and 48 against long sides of 10^7 and 10^7 + 1, both ways round, every element size;
-// docs/performance.md "Twenty-first session", results/narrow-all-2026-12-01y-*.json). Only gains of 4
-// points or more were taken; a row names the sides it was measured at (ranges interpolate between
-// them), from the size of the smallest case a row was measured at (smaller ones, launch-bound, keep
-// the rules further down). "Rows" short: the input is a few long rows (S x L); "columns" short: many short input
-// rows (L x S). Whole: the long side is whole 16-byte vectors (10^7), odd: it is not (10^7 + 1).
+// Single narrow matrices where a kernel measured ahead of the one auto ran before (twenty-first
+// session, H200 2026-12-01, every kernel by name, one run, % of copy; sides of 2, 3, 4, 8, 16, 32, 48
+// and 64 (8- and 16-byte elements: to 48) against long sides of 10^7 and 10^7 + 1, both ways round,
+// every element size; docs/performance.md "Twenty-first session", results/narrow-*-2026-12-01y-*.json).
+// Only gains of 4 points or more were taken (a side inside a row's range that gained less is named
+// where it was measured); from the size of the smallest case a row was measured at (smaller ones,
+// launch-bound, keep the rules further down). "Rows" short: the input is a few long rows (S x L);
+// "columns" short: many short input rows (L x S). Whole: the long side a multiple of 16 elements
+// (10^7), odd: not whole 16-byte vectors (10^7 + 1; for 16-byte elements, not a multiple of 16).
 struct narrow_rule {
   int elem_lo, elem_hi;  // element bytes
   bool short_rows;       // which side is short (above)
   int side_lo, side_hi;  // its extent
-  int whole;             // 1: only where the long side is whole vectors, 0: only where it is not, -1: either
+  int whole;             // 1: only where the long side is whole (above), 0: only where it is odd, -1: either
   int min_mib;           // the smallest case measured, MiB (rounded down)
   const char* variant;
   const char* reason;
@@ -249,35 +251,61 @@ constexpr narrow_rule kNarrowRules[] = {
     {8, 16, false, 16, 48, -1, 1220, "tiled_skew",
      "narrow 8- or 16-byte matrix, input rows of 16-48 elements: the classic tile, output rows staggered to sectors "
      "(H200 10000001 x 16 / 10000001 x 48 f64: 92.9 / 89.4% of copy vs 80.1 / 78.2 before; 1e7 x 16 c128 97.6 vs 90.2)"},
-    {4, 4, false, 33, 48, 0, 1831, "tiled_skew",
-     "narrow f32 matrix, input rows of 48 elements, odd long side: the classic tile, output rows staggered to "
-     "sectors (H200 10000001 x 48: 82.7% of copy vs narrow 69.2)"},
-    {16, 16, true, 16, 16, -1, 2441, "tiled",
-     "c128 matrix of 16 long rows: the classic tile (H200 16 x 1e7 / 16 x 10000001: 96.2 / 93.3% of copy vs 89.2 / "
-     "86.5 before)"},
+    {4, 4, false, 32, 64, 0, 1220, "tiled_skew",
+     "narrow f32 matrix, input rows of 32-64 elements, odd long side: the classic tile, output rows staggered to "
+     "sectors (H200 10000001 x 32 / 48 / 64: 90.2 / 82.7 / 88.0% of copy vs 80.6 / 69.2 / 67.2 before)"},
+    {16, 16, false, 8, 8, 1, 1220, "tiled",
+     "c128 matrix of 8-element input rows: the classic tile (H200 1e7 x 8: 96.3% of copy vs 90.2 before)"},
+    {16, 16, false, 2, 4, 1, 305, "reg_batch",
+     "c128 matrix of 2-4-element input rows: one element per thread, warps over whole rows (H200 1e7 x 2 / 3 / 4: "
+     "100.9 / 99.8 / 98.1% of copy vs 87.6 / 88.6 / 90.1 before; not with an odd long side: 10000001 x 3 15.1)"},
+    {16, 16, true, 3, 4, 1, 457, "reg_batch",
+     "c128 matrix of 3-4 long rows: one element per thread (H200 3 x 1e7 / 4 x 1e7: 99.1 / 98.7% of copy vs 89.2 / "
+     "91.1 before; 2 x 1e7 not: narrow 90.5; not with an odd long side: 3 x 10000001 39.1)"},
+    {16, 16, true, 16, 32, -1, 2441, "tiled",
+     "c128 matrix of 16-32 long rows: the classic tile (H200 16 x 1e7 / 32 x 1e7 / 32 x 10000001: 96.2 / 95.4 / 92.1% "
+     "of copy vs 89.2 / 86.7 / 84.3 before)"},
     {8, 8, true, 16, 16, -1, 1220, "permute_packed",
      "f64 matrix of 16 long rows: packed boxes (H200 16 x 1e7 / 16 x 10000001: 91.2 / 81.2% of copy vs 83.8 / 75.2 "
      "before)"},
-    {8, 8, true, 3, 3, 0, 228, "permute_packed",
-     "f64 matrix of 3 long rows, odd long side: packed boxes (H200 3 x 10000001: 91.0% of copy vs permute_box 80.2)"},
-    {4, 4, true, 16, 16, 1, 610, "reg_batch",
-     "f32 matrix of 16 long rows of whole vectors: one 4 x 4 block per thread (H200 16 x 1e7: 96.5% of copy vs 89.4 "
-     "before)"},
+    {8, 8, true, 2, 8, 0, 152, "permute_packed",
+     "f64 matrix of 2-8 long rows, odd long side: packed boxes (H200 2 / 3 / 4 / 8 x 10000001: 84.5 / 91.0 / 83.5 / "
+     "83.1% of copy vs 76.2 / 80.2 / 78.7 / 73.5 before)"},
+    {8, 8, false, 2, 2, 1, 152, "reg_batch",
+     "f64 matrix of 2-element input rows: one 2 x 2 block per thread (H200 1e7 x 2: 102.6% of copy vs 87.1 before)"},
+    {4, 4, true, 8, 16, 1, 305, "reg_batch",
+     "f32 matrix of 8-16 long rows of whole vectors: one 4 x 4 block per thread (H200 8 x 1e7 / 16 x 1e7: 100.1 / "
+     "96.5% of copy vs 91.5 / 89.4 before)"},
+    {4, 4, false, 4, 16, 1, 152, "reg_batch",
+     "f32 matrix of 4-16-element input rows: one 4 x 4 block per thread (H200 1e7 x 4 / 8 / 16: 100.9 / 95.8 / 92.1% "
+     "of copy vs 88.0 / 88.4 / 88.7 before)"},
+    {4, 4, true, 32, 64, 0, 1220, "permute_runs",
+     "f32 matrix of 32-64 long rows, odd long side: aligned 16-byte chunks both ways (H200 32 / 48 / 64 x 10000001: "
+     "84.4 / 83.1 / 83.3% of copy vs 77.9 / 71.4 / 73.2 before)"},
     {2, 8, true, 48, 48, 0, 915, "permute_runs",
      "matrix of 48 long rows, odd long side: aligned 16-byte chunks both ways (H200 48 x 10000001 f16 / f32 / f64: "
      "67.0 / 83.1 / 84.3% of copy vs 48.8 / 71.4 / 80.3 before)"},
-    {2, 2, true, 16, 16, 0, 305, "permute_runs",
-     "f16 matrix of 16 long rows, odd long side: aligned 16-byte chunks both ways (H200 16 x 10000001: 63.5% of "
-     "copy vs narrow 50.0)"},
-    // 1-byte elements (the same runs).
+    {2, 2, true, 16, 64, 0, 305, "permute_runs",
+     "f16 matrix of 16-64 long rows, odd long side: aligned 16-byte chunks both ways (H200 16 / 32 / 64 x 10000001: "
+     "63.5 / 66.7 / 71.8% of copy vs 50.0 / 48.8 / 47.2 before)"},
+    {2, 2, true, 4, 8, 0, 76, "permute_box",
+     "f16 matrix of 4-8 long rows, odd long side: boxes with long runs both ways (H200 4 / 8 x 10000001: 56.0 / 62.5% "
+     "of copy vs 50.8 / 50.4 before)"},
+    {2, 2, false, 2, 4, 1, 38, "narrow",
+     "f16 matrix of 2-4-element input rows: the narrow kernel (H200 1e7 x 2 / 4: 96.3 / 94.7% of copy vs 85.5 / 90.0 "
+     "before; 1e7 x 3 89.7 vs 88.9)"},
+    {2, 2, false, 8, 8, 1, 152, "reg_batch",
+     "f16 matrix of 8-element input rows: one 8 x 8 block per thread (H200 1e7 x 8: 94.6% of copy vs 90.1 before)"},
+    // 1-byte elements.
     {1, 1, false, 16, 16, 1, 152, "reg_batch",
      "i8 matrix of 16-element input rows, whole vectors: one 16 x 16 block per thread (H200 1e7 x 16: 89.9% of copy "
      "vs permute_packed 69.0)"},
-    {1, 1, false, 3, 3, 1, 28, "narrow",
-     "i8 matrix of 3-element input rows: the narrow kernel (H200 1e7 x 3: 75.9% of copy vs permute_packed 68.2)"},
-    {1, 1, true, 3, 48, 0, 28, "permute_box",
-     "i8 matrix of 3-48 long rows, odd long side: boxes with long runs both ways (H200 16 x 10000001 / 48 x 10000001 "
-     "/ 3 x 10000001: 55.2 / 47.3 / 42.0% of copy vs narrow 32.7 / 32.4 / 36.8)"},
+    {1, 1, false, 2, 8, 1, 19, "narrow",
+     "i8 matrix of 2-8-element input rows: the narrow kernel (H200 1e7 x 2 / 3 / 4 / 8: 63.4 / 75.9 / 74.3 / 72.4% of "
+     "copy vs 57.6 / 68.2 / 65.5 / 67.6 before)"},
+    {1, 1, true, 2, 64, 0, 19, "permute_box",
+     "i8 matrix of 2-64 long rows, odd long side: boxes with long runs both ways (H200 16 / 48 / 64 x 10000001: 55.2 / "
+     "47.3 / 66.8% of copy vs 32.7 / 32.4 / 30.8 before; 2 / 4 / 8 x 10000001 within 2 points)"},
     {1, 1, false, 16, 48, 0, 152, "permute_box",
      "i8 matrix of 16-48-element input rows, odd long side: boxes with long runs both ways (H200 10000001 x 16 / "
      "10000001 x 48: 58.9 / 52.6% of copy vs narrow 54.2 / 47.0)"},
@@ -291,7 +319,9 @@ const narrow_rule* narrow_rule_for(const plan_data& pd) {
   const std::int64_t mib = pd.prob.count() * s >> 20;
   const bool short_rows = m.rows < m.cols;
   const std::int64_t side = std::min(m.rows, m.cols), len = std::max(m.rows, m.cols);
-  const int whole = len * s % 16 == 0 ? 1 : 0;
+  // 1: whole (a multiple of 16 elements), 0: odd, 2: neither (whole vectors, not a multiple of 16:
+  // not measured, only the rules for either match).
+  const int whole = len % 16 == 0 ? 1 : s < 16 && len * s % 16 == 0 ? 2 : 0;
   for (const narrow_rule& r : kNarrowRules)
     if (s >= r.elem_lo && s <= r.elem_hi && short_rows == r.short_rows && side >= r.side_lo && side <= r.side_hi &&
         (r.whole < 0 || r.whole == whole) && mib >= r.min_mib)
