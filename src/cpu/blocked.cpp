@@ -792,12 +792,10 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   // (A plain 2-D transpose, no outer dims, walks its tiles row-major instead, see kMacroBytes, or
   // in the macro blocks of its host's plain_2d_walk.)
   const bool plain_2d = n.outer_rank == 0;
-  const i64 plain_macro_el = std::min(plain_2d_walk(pd.tuning, e).macro / e, kMacroMaxRows);
-  const macro_order macro = !plain_2d              ? macro_order{nti, ntj, std::max<i64>(1, macro_el / s.ti),
-                                                                 std::max<i64>(1, macro_el / s.tj)}
-                            : plain_macro_el > 0 ? macro_order{nti, ntj, std::max<i64>(1, plain_macro_el / s.ti),
-                                                                 std::max<i64>(1, plain_macro_el / s.tj)}
-                                                   : macro_order{nti, ntj, 1, ntj};
+  const i64 block_el = plain_2d ? std::min(plain_2d_walk(pd.tuning, e).macro / e, kMacroMaxRows) : macro_el;
+  const macro_order macro = block_el > 0 ? macro_order{nti, ntj, std::max<i64>(1, block_el / s.ti),
+                                                       std::max<i64>(1, block_el / s.tj)}
+                                         : macro_order{nti, ntj, 1, ntj};  // row-major
   // Threads take chunks of consecutive tasks from a shared counter rather than one fixed share
   // each: on a machine shared with other work a thread that loses its core for a while no longer
   // holds up the whole call (see kChunkBytesTiles).
