@@ -19,7 +19,7 @@ namespace {
 
 struct bench_args {
   std::string variants, shapes, dtypes, block, device, json_file, csv_file, baseline, extents, perm, suite;
-  std::string cpu_tuning = "auto";
+  std::string cpu_tuning = "auto", host_pages = "default";
   std::int64_t batch = 1;
   std::optional<std::int64_t> ld_in, ld_out;
   int offset = 0;
@@ -238,6 +238,7 @@ int run_bench(const bench_args& a, context& ctx) {
   ro.warmup = a.warmup;
   ro.cpu_threads = a.threads;
   ro.tuning = parse_cpu_tuning(a.cpu_tuning);
+  ro.huge_pages = a.host_pages == "huge";
   ro.seed = a.seed;
   std::size_t total = 0, done = 0;
   for (const auto& g : groups) total += g.variants.size();
@@ -300,6 +301,10 @@ void add_bench_command(CLI::App& app, context& ctx) {
   cmd->add_option("--threads", a->threads, "CPU threads (0 = all)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--cpu-tuning", a->cpu_tuning, "CPU: whose tuning tables, auto (by vendor), amd or intel")
       ->check(CLI::IsMember({"auto", "amd", "intel"}));
+  cmd->add_option("--host-pages", a->host_pages,
+                  "CPU: the buffers' pages, default (4 KiB unless the system's THP is always) or huge (madvise, "
+                  "as NumPy does for arrays of 4 MiB and more)")
+      ->check(CLI::IsMember({"default", "huge"}));
   cmd->add_option("--baseline", a->baseline, "Also time a library baseline: cublas");
   cmd->add_option("--suite", a->suite, "A built-in suite: permute (issue 5's layouts, 2^26 elements and at least 256 MiB each)");
   cmd->add_option("--seed", a->seed, "Seed of the random input");

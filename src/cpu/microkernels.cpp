@@ -1,5 +1,7 @@
 // The portable tile kernels and the run-time choice between them and the AVX2 ones.
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "cpu/microkernels.hpp"
 
@@ -37,11 +39,26 @@ const kernel_table& scalar_kernels() {
 
 #ifndef XPOSE_HAS_AVX2_KERNELS
 const kernel_table* avx2_kernels() { return nullptr; }
+const kernel_table* vbmi_kernels() { return nullptr; }
 #endif
+
+bool vbmi_supported() {
+#ifdef XPOSE_HAS_AVX2_KERNELS
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi");
+#else
+  return false;
+#endif
+}
 
 const kernel_table& active_kernels() {
   static const kernel_table* const chosen = [] {
 #ifdef XPOSE_HAS_AVX2_KERNELS
+    const char* cap = std::getenv("XPOSE_CPU_ISA");
+    const std::string_view c = cap ? cap : "";
+    if (c == "scalar") return &scalar_kernels();
+    if (c != "avx2" && vbmi_supported()) return vbmi_kernels();
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2")) return avx2_kernels();
 #endif

@@ -93,8 +93,14 @@ constexpr int elem_index(std::int64_t e) {
 const kernel_table& scalar_kernels();
 // Null when the library was built for a processor without an AVX2 build of the kernels.
 const kernel_table* avx2_kernels();
-// The kernels run_blocked uses: AVX2 when the build has them and the CPU supports them
-// (__builtin_cpu_supports, checked once), else scalar.
+// The AVX2 table with the AVX-512 VBMI narrow 1- and 2-byte tiles (microkernels_vbmi.cpp); null
+// when the build has no AVX2 kernels. Call only where vbmi_supported().
+const kernel_table* vbmi_kernels();
+// Whether this CPU runs vbmi_kernels(): AVX-512 F, BW, VL and VBMI.
+bool vbmi_supported();
+// The kernels run_blocked uses: AVX-512 VBMI, else AVX2, when the build has them and the CPU
+// supports them (__builtin_cpu_supports, checked once), else scalar. The environment variable
+// XPOSE_CPU_ISA=avx2 or =scalar caps the choice (for measurements and tests).
 const kernel_table& active_kernels();
 
 }  // namespace xpose::detail::cpu

@@ -429,6 +429,26 @@ int tiled_skew_height(const plan_data& pd) {
   return s == 4 ? 4 : 8;
 }
 
+// permute_box ahead of permute_packed for 16-byte elements where packed's box holds fewer than
+// 850 elements and a run of at most 42 on one side (the dims did not let it fill its 1024-element
+// box). H200 2026-12-01, c128 suite by name (docs/performance.md "Twenty-second session", % of
+// copy, packed -> box): [817,8,6,18,19,5] (480 elements, runs 20/24) 66.0 -> 86.9, [11,21,10,4,12,
+// 13,23,2] (624, 24/52) 66.7 -> 83.5, [6,7,19,17,3,14,21,5] (840, 30/28) 57.3 -> 75.1, [6,15,17,4,
+// 9,6,13,14] (588, 98/42) 65.8 -> 84.4, [7262,22,5,2,7,6] (768, 24/32) 72.0 -> 79.3, [6,18,22,13,3,
+// 14,2,24] (672, 24/28) 76.9 -> 80.8, [368,6,22,6,10,23] (690, 115/30) 83.5 -> 84.9; lost: [21,25,
+// 14,19,19,25] (650, 25/26) 80.9 -> 77.0, [93,25,19,14,18,6] (750, 30/150) 88.7 -> 86.3, [543,20,11,
+// 11,17,3] (756, 27/28) 71.1 -> 69.4, [3623,7,2,21,21,3] (693, 33/63) 76.3 -> 75.8. Outside the
+// rule box lost by up to 23 points (1020
+// elements, runs 34/30: 78.9 -> 56.1; runs of 96 and more: 4 to 13 points) and won by 2.7-4.1 in
+// three cases of 880-972 elements.
+bool c128_box_beats_packed(const plan_data& pd) {
+  constexpr std::int64_t kMaxVolume = 850, kMaxShortRun = 42;
+  gpu::packed_params packed;
+  const char* reason = "";
+  if (!gpu::packed_plan(pd.prob, true, &packed, &reason)) return false;
+  return packed.volume < kMaxVolume && std::min(packed.run_in, packed.run_out) <= kMaxShortRun;
+}
+
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
 // may still refuse the problem; auto then runs `chosen`).
 bool box_beats(const plan_data& pd, std::string_view chosen) {
@@ -436,7 +456,9 @@ bool box_beats(const plan_data& pd, std::string_view chosen) {
   constexpr std::int64_t kShortRowBytes2 = 2048, kShortPackedRunBytes = 1024;
   constexpr double kSkewLowFill = 0.4, kFastLowFill = 0.75;
   const int s = pd.prob.elem_bytes;
-  if (pd.where != backend::kGpu || s > 8) return false;
+  if (pd.where != backend::kGpu) return false;
+  if (s == 16) return chosen == "permute_packed" && c128_box_beats_packed(pd);
+  if (s > 8) return false;
   if (chosen == "permute_rows") {  // f16 rows of 2-byte words under 2 KiB (ninth session, above)
     gpu::rows_params rows;
     const char* reason = "";
@@ -786,12 +808,15 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       return c;
     }
     default: {
-      // Row copies with rows of 512 B and more move whole 16-byte words one per thread faster than
-      // through boxes. H200 2026-11-29, f32, % of copy, permute_general / permute_packed:
-      // [16,32,1024,128] perm 0,2,1,3 (512 B rows) 93.0 / 83.0; [428,18,58,150] perm 2,0,1,3 (600 B)
-      // 74.6 / 67.5; [601,53,54,39] perm 1,0,2,3 (8 KiB) 76.9 / 38.6. Shorter rows go the other way:
-      // [22974,127,23] perm 1,0,2 (92 B) 44.2 / 48.5, [5799,29,57,7] perm 2,1,0,3 (28 B) 33.0 / 40.1.
-      constexpr std::int64_t kLongRowBytes = 512;
+      // Row copies with rows of 2 KiB and more move whole 16-byte words one per thread faster than
+      // through boxes (where permute_rows does not take them). H200 2026-11-29, f32, % of copy,
+      // permute_general / permute_packed: [16,32,1024,128] perm 0,2,1,3 (512 B rows) 93.0 / 83.0;
+      // [428,18,58,150] perm 2,0,1,3 (600 B) 74.6 / 67.5; [601,53,54,39] perm 1,0,2,3 (8 KiB) 76.9 /
+      // 38.6. Shorter rows go the other way: [22974,127,23] perm 1,0,2 (92 B) 44.2 / 48.5, [5799,29,
+      // 57,7] perm 2,1,0,3 (28 B) 33.0 / 40.1. Since then packed gained and permute_rows took the
+      // whole-vector rows: 2026-12-01 (twenty-second session), general / packed / rows: 600 B 74.9 /
+      // 83.8 / 82.0, 512 B 93.3 / 81.3 / 95.3 (rows), 8 KiB 76.8 / 50.6 / 93.0 (rows); hence 2 KiB.
+      constexpr std::int64_t kLongRowBytes = 2048;
       const auto& last = pd.prob.dims[pd.prob.rank > 0 ? pd.prob.rank - 1 : 0];
       const bool long_rows = pd.cls == problem_class::kRowCopy && last.extent * pd.prob.elem_bytes >= kLongRowBytes;
       std::vector<candidate> c = {

@@ -134,6 +134,8 @@ std::vector<const xpose::detail::cpu::kernel_table*> kernel_tables() {
   std::vector<const xpose::detail::cpu::kernel_table*> t{&xpose::detail::cpu::scalar_kernels()};
   __builtin_cpu_init();
   if (xpose::detail::cpu::avx2_kernels() && __builtin_cpu_supports("avx2")) t.push_back(xpose::detail::cpu::avx2_kernels());
+  if (xpose::detail::cpu::vbmi_kernels() && xpose::detail::cpu::vbmi_supported())
+    t.push_back(xpose::detail::cpu::vbmi_kernels());
   return t;
 }
 

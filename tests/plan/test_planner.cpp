@@ -413,7 +413,12 @@ TEST_F(GpuPlanner, OddFastestDimsGoToPermuteRuns) {
       {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 4, "permute_runs"},  // fastest dims 5 and 7
       {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 1, "permute_box"},  // bytes: box beat runs
       {{817, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 8, "permute_runs"},
-      {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 16, "permute_packed"},  // 16-byte elements
+      // 16-byte elements: not runs; packed's box holds 840 elements with runs of 28-30, so permute_box
+      // (c128_box_beats_packed: 57.3 -> 75.1% of copy)
+      {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 16, "permute_box"},
+      {{93, 25, 19, 14, 18, 6}, {2, 3, 4, 0, 5, 1}, 16, "permute_box"},      // 750 elements, a run of 30
+      {{23, 201, 168, 85}, {3, 2, 1, 0}, 16, "permute_packed"},              // 1012 elements: packed
+      {{692, 19, 10, 3, 10, 17}, {5, 4, 1, 2, 3, 0}, 16, "permute_packed"},  // 1020 elements: box 56.1 vs 78.9
       {{13, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}, 4, "permute_box"},  // output runs of 9: box beat packed
       {{683, 11, 25, 21, 17}, {4, 0, 1, 2, 3}, 8, "permute_box"},  // packed's runs are long, but its box is 8 KiB
       {{64, 64, 128, 128}, {0, 2, 3, 1}, 4, "permute_packed"},                      // vectors both ways
@@ -433,6 +438,7 @@ TEST_F(GpuPlanner, RowCopiesGoToPermuteRowsWhereItWon) {
       {{1851276, 29, 5}, {1, 0, 2}, 1, "permute_box"},                      // 5 B: too short (box beat packed)
       {{224, 23, 21, 7, 22, 16}, {4, 0, 2, 1, 3, 5}, 1, "permute_packed"},  // 16 B: one vector
       {{10168, 5, 24, 11, 5}, {1, 2, 0, 3, 4}, 4, "permute_packed"},        // 220 B of 4-byte words
+      {{428, 18, 58, 150}, {2, 0, 1, 3}, 4, "permute_packed"},              // 600 B of 8-byte words: packed 83.8, general 74.9
       {{64, 32, 1024, 16}, {0, 2, 1, 3}, 4, "permute_packed"},              // 64 B, whole vectors
   });
 }

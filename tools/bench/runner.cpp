@@ -7,6 +7,8 @@
 #include <memory>
 #include <thread>
 
+#include <sys/mman.h>
+
 #include <fmt/format.h>
 #include <omp.h>
 
@@ -22,6 +24,27 @@ namespace xpose::bench {
 namespace {
 
 constexpr unsigned char kPoison = 0xA5;
+
+// Host memory for the CPU bench: anonymous pages, advised to the kernel as transparent huge pages
+// when asked (run_options::huge_pages, as NumPy advises every array of 4 MiB and more on Linux).
+class host_buffer {
+ public:
+  host_buffer(std::size_t bytes, bool huge) : bytes_(std::max<std::size_t>(bytes, 1)) {
+    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    p_ = static_cast<unsigned char*>(p);
+    if (huge) (void)madvise(p_, bytes_, MADV_HUGEPAGE);  // advice only: without THP the pages stay 4 KiB
+  }
+  host_buffer(const host_buffer&) = delete;
+  host_buffer& operator=(const host_buffer&) = delete;
+  ~host_buffer() { munmap(p_, bytes_); }
+  unsigned char* data() const { return p_; }
+  std::size_t size() const { return bytes_; }
+
+ private:
+  std::size_t bytes_;
+  unsigned char* p_ = nullptr;
+};
 
 struct sizes {
   std::int64_t count = 0;      // elements moved
@@ -158,10 +181,12 @@ status plan_for(const problem_spec& p, const plan_options& o, plan* pl, std::str
 std::vector<result> run_cpu(const problem_spec& p, const std::vector<variant_spec>& variants, const run_options& o) {
   const sizes sz = sizes_of(p);
   const std::size_t copy_bytes = static_cast<std::size_t>(sz.count) * p.elem_bytes;
-  std::vector<unsigned char> in(sz.in_bytes), out(sz.out_bytes), expected(sz.out_bytes, kPoison), scratch(copy_bytes);
+  host_buffer in(sz.in_bytes, o.huge_pages), out(sz.out_bytes, o.huge_pages), scratch(copy_bytes, o.huge_pages);
+  std::vector<unsigned char> expected(sz.out_bytes, kPoison);
   fill(p.dtype, in.data(), sz.in_bytes, o.seed);
   reference(p, in.data(), expected.data());
   std::memset(out.data(), 0, out.size());  // touch every page before anything is timed
+  std::memset(scratch.data(), 0, scratch.size());
 
   auto time_once = [](auto&& fn) {
     const auto t0 = std::chrono::steady_clock::now();

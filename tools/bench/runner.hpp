@@ -47,6 +47,7 @@ struct run_options {
   int warmup = 2;
   int cpu_threads = 0;
   cpu_tuning tuning = cpu_tuning::kAuto;
+  bool huge_pages = false;  // CPU: advise the buffers as transparent huge pages (madvise)
   std::uint64_t seed = 1;
   std::function<void(const std::string&)> progress;  // one line per case, to stderr
 };
