@@ -37,6 +37,7 @@
 #include <utility>
 
 #include "cpu/microkernels.hpp"
+#include "cpu/narrow_dispatch.hpp"
 
 namespace xpose::detail::cpu {
 namespace {
@@ -432,28 +433,6 @@ struct narrow_bytes {
     }
   }
 };
-
-// Calls f.template operator()<N>() for 1 <= n <= 15.
-template <class F>
-void with_narrow15(i64 n, F&& f) {
-  switch (n) {
-    case 1: return f.template operator()<1>();
-    case 2: return f.template operator()<2>();
-    case 3: return f.template operator()<3>();
-    case 4: return f.template operator()<4>();
-    case 5: return f.template operator()<5>();
-    case 6: return f.template operator()<6>();
-    case 7: return f.template operator()<7>();
-    case 8: return f.template operator()<8>();
-    case 9: return f.template operator()<9>();
-    case 10: return f.template operator()<10>();
-    case 11: return f.template operator()<11>();
-    case 12: return f.template operator()<12>();
-    case 13: return f.template operator()<13>();
-    case 14: return f.template operator()<14>();
-    case 15: return f.template operator()<15>();
-  }
-}
 
 // The in-lane unpack rounds of every 1- and 2-byte block: each round pairs register k with k + n/2
 // (lo -> 2k, hi -> 2k+1), log2(n) rounds transpose the n x n square in each 128-bit lane (see the

@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "cpu/microkernels.hpp"
+#include "cpu/narrow_dispatch.hpp"
 
 // GCC 12's _mm512_extracti32x4_epi32 passes an _mm_undefined_si128() it then warns about.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -137,47 +138,30 @@ struct narrow_vbmi {
   }
 };
 
-// Calls f.template operator()<N>() for 2 <= n <= 15.
-template <class F>
-void with_n(i64 n, F&& f) {
-  switch (n) {
-    case 2: return f.template operator()<2>();
-    case 3: return f.template operator()<3>();
-    case 4: return f.template operator()<4>();
-    case 5: return f.template operator()<5>();
-    case 6: return f.template operator()<6>();
-    case 7: return f.template operator()<7>();
-    case 8: return f.template operator()<8>();
-    case 9: return f.template operator()<9>();
-    case 10: return f.template operator()<10>();
-    case 11: return f.template operator()<11>();
-    case 12: return f.template operator()<12>();
-    case 13: return f.template operator()<13>();
-    case 14: return f.template operator()<14>();
-    case 15: return f.template operator()<15>();
-  }
-}
-
 const kernel_table* base() { return avx2_kernels(); }
 
 // The narrow tiles (a side of 2-15, packed on that side) that this file runs faster than the AVX2
 // kernels, which take every other tile: short ones (a long side under kShortSide elements, where
 // the AVX2 kernels move the columns past the last 16 bytes one element at a time) and 1-byte tiles
-// of 5 rows and more. Interleaved runs on the 2-core machine (an Intel Xeon), % of memcpy, AVX2 ->
-// this (docs/cpu.md "Twenty-second session"): i8 5 x 4e7 57.1, 55.5 -> 92.9, 94.2; 9 x 3e7 72.9,
-// 95.6 -> 80.4, 103.7; 12 x 2e7 73.2, 69.9 -> 104.9, 103.2; i8 [52,9,25,8,13,9,4,6] perm 4,1,3,0,6,2,
-// 7,5 (9 x 24 tiles) 8.8, 8.4 -> 14.3, 14.8. Long tiles of halves and of 2-4 byte rows lost or tied
-// (f16 3 x 4e7 84.6, 94.8 -> 76.5, 76.4; 9 x 3e7 115.3, 100.2 -> 102.5, 76.1; i8 3e7 x 9 62.9, 69.9
-// -> 57.8, 65.3): a group of N 16-byte rows ends in a masked store unless N is a multiple of 4.
+// of 5 rows and more. Interleaved runs in alternating order on the 2-core machine (an Intel Xeon),
+// % of memcpy, AVX2 / this (docs/cpu.md "Twenty-second session"): i8 5 x 4e7 70.4 / 87.6, 75.5 /
+// 91.8; 12 x 2e7 69.1 / 113.4, 75.5 / 114.7; i8 [52,9,25,8,13,9,4,6] perm 4,1,3,0,6,2,7,5 (9 x 24
+// tiles) 8.8 / 14.3, 8.4 / 14.8. Long tiles otherwise lost or tied (f16 3 x 4e7 81.5-83.8 / 76.0-80.9
+// in four rounds; f16 9 x 3e7 81-94 / 77-86; i8 4e7 x 3 67-72 / 64-67; i8 3 x 4e7 and 3e7 x 9 tied):
+// a group of N 16-byte rows ends in a masked store unless N is a multiple of 4.
 constexpr i64 kShortSide = 64, kLongRowsMin1 = 5;
 template <int E>
 bool narrow(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
   if (rows >= 2 && rows <= 15 && ldo == rows * E && (cols < kShortSide || (E == 1 && rows >= kLongRowsMin1))) {
-    with_n(rows, [&]<int N>() { narrow_vbmi<E, N, true>::rows(in, ldi, out, cols); });
+    with_narrow15(rows, [&]<int N>() {
+      if constexpr (N >= 2) narrow_vbmi<E, N, true>::rows(in, ldi, out, cols);
+    });
     return true;
   }
   if (cols >= 2 && cols <= 15 && ldi == cols * E && rows < kShortSide) {
-    with_n(cols, [&]<int N>() { narrow_vbmi<E, N, false>::cols(in, out, ldo, rows); });
+    with_narrow15(cols, [&]<int N>() {
+      if constexpr (N >= 2) narrow_vbmi<E, N, false>::cols(in, out, ldo, rows);
+    });
     return true;
   }
   return false;
