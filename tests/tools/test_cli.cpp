@@ -105,6 +105,20 @@ TEST(Cli, PermutationBenchOnCpu) {
   EXPECT_EQ(j["results"][0]["verified"], true);
 }
 
+// --host-pages huge: the CPU bench's buffers advised as transparent huge pages (mmap + madvise) still
+// give verified results; a value outside default|huge is one error line.
+TEST(Cli, CpuBenchOnHugePages) {
+  const std::string json = ::testing::TempDir() + "xpose_huge.json";
+  const auto r = run_cli({"bench", "--device", "cpu", "--shapes", "1000x3000", "--dtype", "i8", "--reps", "2",
+                          "--host-pages", "huge", "--json", json});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream jf(json);
+  const auto j = nlohmann::json::parse(jf);
+  ASSERT_FALSE(j["results"].empty());
+  EXPECT_EQ(j["results"][0]["verified"], true);
+  expect_one_line_error({"bench", "--device", "cpu", "--host-pages", "giant"}, "giant");
+}
+
 TEST(Cli, PlanPrintsOneLine) {
   auto r = run_cli({"plan", "--shape", "100x200", "--device", "cpu"});
   ASSERT_EQ(r.code, 0) << r.err;
