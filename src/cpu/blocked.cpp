@@ -73,6 +73,17 @@ constexpr i64 kFoldedInRow = 1024;
 // the output rows are 256 B to 4 KiB long: 64% vs 37% on the [64,64,64,256] reversal, 66% vs 29%
 // on [256,256,1024], 57-67% vs 30% at 1024 x 65536 f32, 55% vs 32% on [256,256,2048] f16.
 constexpr tile_rule kRuleFewRows4{64, 1024, 16 << 10};
+// For bytes and halves in tiles without chains, only where the rows also alias in L1 (a multiple
+// of kAliasingStride apart, as in every shape above): rows far apart at other strides kept the
+// ordinary rule's long tiles better. Interleaved runs on the 2-core machine (AMD EPYC, Zen 2), two
+// rounds, GB/s, few-rows -> ordinary rule (docs/cpu.md "Twenty-fourth session"): i8
+// [360,163,56,81] perm 2,3,1,0 4.8, 3.9, 4.2, 5.9 -> 5.5, 4.3, 7.6, 6.8; [21024,8,14,19,6] perm
+// 2,3,4,1,0 7.6, 7.7, 7.6, 9.1 -> 8.6, 8.8, 9.9, 10.6; [1000,100,2700] perm 2,1,0 5.5, 6.4 -> 7.0,
+// 8.6; f16 [180,163,56,81] 4.4, 5.2 -> 5.4, 8.8; [10512,8,14,19,6] 8.4, 9.2 -> 10.4, 10.8;
+// [1000,50,2700] 9.9, 6.3 -> 14.7, 10.6; [3000,15,3000] 9.8, 5.5 -> 14.0, 10.2. At aliasing strides
+// the two were level within noise (i8 [2048,256,512] and [4096,4,16384] reversals, f16
+// [1024,256,512] and [256,256,2048]), and chained tiles, whose budget it sets, too (five i8 suite
+// cases x0.75-x1.25 both ways): those keep it.
 constexpr tile_rule kRuleFewRows1And2{64, 2048, 64 << 10};
 // Output rows at differing line offsets (ld_out * E not a multiple of 64) take >= 256 B rows
 // whatever the element: each tile then transposes one extra line's worth per row (run_tiles,
@@ -93,26 +104,6 @@ constexpr tile_rule kRuleStaged1{256, 1024, 256 << 10};
 // GB/s at 16384^2 with 64 x 1024 tiles, 13.6-14.3 with 32 x 1024), so 4-byte tiles stay unstaged.
 constexpr tile_rule kRuleStaged2{256, 2048, 256 << 10};
 
-const tile_rule& rule_for(const blocked_nest& n) {
-  // (plain_2d_walk may replace it for a plain 2-D transpose: choose_tiles.)
-  const i64 e = n.elem, out_row = n.i.extent * e;
-  const bool scattered_rows = n.i.in_stride > 2 * n.j.extent * e;
-  if (e <= 2) return scattered_rows ? kRuleFewRows1And2 : n.outer_rank == 0 ? kRule1And2Plain : kRule1And2;
-  if (e == 4) return scattered_rows || (out_row > 256 && out_row <= 4096) ? kRuleFewRows4 : kRule4;
-  if (e == 8) return kRule8;
-  return kRule16;
-}
-// A tile whose one side covers its whole axis grows along the other only to this size: the 64 KiB
-// the short-side shapes were measured with (NCHW-like [64,128,128,64] perm (0,3,1,2): 78% of
-// memcpy vs 62% with 256 KiB tiles).
-constexpr i64 kShortSideTileBytes = 64 << 10;
-// Narrow problems (a side of fewer than 16 elements: 3 x 40,000,000) read and write long contiguous
-// runs whatever the tile, and their kernels are cheap, so the staging pass dominates: tiles of
-// this size keep it in L1 (147% vs 99% of memcpy at 3 x 40,000,000 f32 with 64 KiB tiles).
-constexpr i64 kNarrowTileBytes = 4 << 10;
-// The per-thread staging buffer: the largest tile, its rows rounded up to whole lines plus one
-// more (run_tiles' `ext`: 320 B per 256 B row, 192 B per 128 B row of kRule1And2Plain), plus a line.
-constexpr i64 kBufBytes = std::max(kRule4.tile * 5 / 4, kRule1And2Plain.tile * 3 / 2) + 4096;
 // Input rows a multiple of this apart land in the same few sets of the 8-way, 64-set L1 data
 // cache, so the 8 or 16 rows of a micro-kernel evict each other and every load goes to L2: the
 // kernels ran 3.5-4x slower at a 16384-byte than at a 16448-byte input stride (5.3 vs 20 GB/s for
@@ -128,6 +119,31 @@ constexpr i64 kBufBytes = std::max(kRule4.tile * 5 / 4, kRule1And2Plain.tile * 3
 // its rows side by side, against i8 [2048,256,512] 15.2-16.3 -> 16.2-18.9; for f32 staging was mixed
 // (two reversals 5-10% down, one 15% up): chained tiles stage bytes only, 4-byte tiles never.
 constexpr i64 kAliasingStride = 2048;
+
+const tile_rule& rule_for(const blocked_nest& n) {
+  // (plain_2d_walk may replace it for a plain 2-D transpose: choose_tiles.)
+  const i64 e = n.elem, out_row = n.i.extent * e;
+  const bool scattered_rows = n.i.in_stride > 2 * n.j.extent * e;
+  const bool chained = n.i_chain_rank > 0 || n.j_chain_rank > 0;
+  if (e <= 2)
+    return scattered_rows && (chained || n.i.in_stride % kAliasingStride == 0) ? kRuleFewRows1And2
+           : n.outer_rank == 0                                                  ? kRule1And2Plain
+                                                                                : kRule1And2;
+  if (e == 4) return scattered_rows || (out_row > 256 && out_row <= 4096) ? kRuleFewRows4 : kRule4;
+  if (e == 8) return kRule8;
+  return kRule16;
+}
+// A tile whose one side covers its whole axis grows along the other only to this size: the 64 KiB
+// the short-side shapes were measured with (NCHW-like [64,128,128,64] perm (0,3,1,2): 78% of
+// memcpy vs 62% with 256 KiB tiles).
+constexpr i64 kShortSideTileBytes = 64 << 10;
+// Narrow problems (a side of fewer than 16 elements: 3 x 40,000,000) read and write long contiguous
+// runs whatever the tile, and their kernels are cheap, so the staging pass dominates: tiles of
+// this size keep it in L1 (147% vs 99% of memcpy at 3 x 40,000,000 f32 with 64 KiB tiles).
+constexpr i64 kNarrowTileBytes = 4 << 10;
+// The per-thread staging buffer: the largest tile, its rows rounded up to whole lines plus one
+// more (run_tiles' `ext`: 320 B per 256 B row, 192 B per 128 B row of kRule1And2Plain), plus a line.
+constexpr i64 kBufBytes = std::max(kRule4.tile * 5 / 4, kRule1And2Plain.tile * 3 / 2) + 4096;
 constexpr i64 kInStageBytes = 160 << 10;
 // A staged tile (run_tiles) is transposed this many input bytes (one line) of each row at a time
 // into a block that stays in L1 (64 rows x 256 B) and streamed from there. One thread, 16384^2,

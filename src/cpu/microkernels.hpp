@@ -94,7 +94,8 @@ const kernel_table& scalar_kernels();
 // Null when the library was built for a processor without an AVX2 build of the kernels.
 const kernel_table* avx2_kernels();
 // The AVX2 table with the AVX-512 VBMI narrow 1- and 2-byte tiles (microkernels_vbmi.cpp); null
-// when the build has no AVX2 kernels. Call only where vbmi_supported().
+// when the build has no AVX2 kernels. Call only where vbmi_supported(): the function itself runs
+// AVX-512 instructions (an illegal instruction on an AMD Zen 2, say).
 const kernel_table* vbmi_kernels();
 // Whether this CPU runs vbmi_kernels(): AVX-512 F, BW, VL and VBMI.
 bool vbmi_supported();

@@ -133,8 +133,11 @@ transpose_desc tdesc(i64 rows, i64 cols, int eb) {
 std::vector<const xpose::detail::cpu::kernel_table*> kernel_tables() {
   std::vector<const xpose::detail::cpu::kernel_table*> t{&xpose::detail::cpu::scalar_kernels()};
   __builtin_cpu_init();
-  if (xpose::detail::cpu::avx2_kernels() && __builtin_cpu_supports("avx2")) t.push_back(xpose::detail::cpu::avx2_kernels());
-  if (xpose::detail::cpu::vbmi_kernels() && xpose::detail::cpu::vbmi_supported())
+  // (The CPU is asked first: each table's accessor is itself compiled for its instruction set, and
+  // on a CPU without AVX-512 calling vbmi_kernels() stops the process on an illegal instruction.)
+  if (__builtin_cpu_supports("avx2") && xpose::detail::cpu::avx2_kernels())
+    t.push_back(xpose::detail::cpu::avx2_kernels());
+  if (xpose::detail::cpu::vbmi_supported() && xpose::detail::cpu::vbmi_kernels())
     t.push_back(xpose::detail::cpu::vbmi_kernels());
   return t;
 }
