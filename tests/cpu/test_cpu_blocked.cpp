@@ -767,6 +767,28 @@ TEST(CpuBlocked, SplitChainDims) {
   }
 }
 
+// Bytes and halves whose tile rows lie far apart in the input take the few-rows tiles (one line
+// per output row, blocked.cpp's kRuleFewRows1And2) only when that distance is a multiple of
+// kAliasingStride; at other distances the ordinary rule's long tiles. Both run correctly.
+TEST(CpuBlocked, FewRowsTilesOnlyAtAliasingStrides) {
+  struct c {
+    std::vector<i64> extents;
+    int eb;
+    const char* tiles;
+  } cases[] = {
+      {{600, 4, 512}, 1, "256x256 tiles"},  // input rows 2048 B apart: few rows (256 for the odd line offsets)
+      {{600, 4, 520}, 1, "256x520 tiles"},  // 2080 B apart: whole rows of the ordinary rule
+      {{600, 4, 512}, 2, "128x256 tiles"},
+      {{600, 4, 520}, 2, "128x520 tiles"},
+      {{600, 8, 700}, 1, "256x700 tiles"},
+  };
+  for (const auto& k : cases) {
+    std::string summary;
+    ASSERT_EQ(check_permute(pdesc(k.extents, {2, 1, 0}, k.eb), 2, &summary), "") << summary;
+    EXPECT_NE(summary.find(k.tiles), std::string::npos) << k.tiles << " | " << summary;
+  }
+}
+
 // Seeded random shapes of small dims and one or two long ones (31-300, often prime), so chains
 // form and their links split, with and without a remainder; every element size, 1-3 threads.
 TEST(CpuBlocked, RandomSplitChains) {
