@@ -73,14 +73,16 @@ constexpr i64 kFoldedInRow = 1024;
 // the output rows are 256 B to 4 KiB long: 64% vs 37% on the [64,64,64,256] reversal, 66% vs 29%
 // on [256,256,1024], 57-67% vs 30% at 1024 x 65536 f32, 55% vs 32% on [256,256,2048] f16.
 constexpr tile_rule kRuleFewRows4{64, 1024, 16 << 10};
-// For bytes and halves in tiles without chains, only where the rows also alias in L1 (a multiple
-// of kAliasingStride apart, as in every shape above): rows far apart at other strides kept the
-// ordinary rule's long tiles better. Interleaved runs on the 2-core machine (AMD EPYC, Zen 2), two
-// rounds, GB/s, few-rows -> ordinary rule (docs/cpu.md "Twenty-fourth session"): i8
+// In tiles without chains, only where the rows also alias in L1 (a multiple of kAliasingStride
+// apart, as in every shape above): rows far apart at other strides kept the ordinary rule's long
+// tiles better. Interleaved runs on the 2-core machine (AMD EPYC, Zen 2), two rounds (f32: four),
+// GB/s, few-rows -> ordinary rule (docs/cpu.md "Twenty-fourth session"): f32 [5256,8,14,19,6] perm
+// 2,3,4,1,0 (64x64 -> 64x1024 tiles) 9.2, 12.3, 8.5, 12.1 -> 12.8, 13.8, 13.4, 15.8, with
+// [137,108,82,55] perm 3,2,0,1 and [21,25,14,19,19,25] perm 5,4,3,0,1,2 level; i8
 // [360,163,56,81] perm 2,3,1,0 4.8, 3.9, 4.2, 5.9 -> 5.5, 4.3, 7.6, 6.8; [21024,8,14,19,6] perm
 // 2,3,4,1,0 7.6, 7.7, 7.6, 9.1 -> 8.6, 8.8, 9.9, 10.6; [1000,100,2700] perm 2,1,0 5.5, 6.4 -> 7.0,
-// 8.6; f16 [180,163,56,81] 4.4, 5.2 -> 5.4, 8.8; [10512,8,14,19,6] 8.4, 9.2 -> 10.4, 10.8;
-// [1000,50,2700] 9.9, 6.3 -> 14.7, 10.6; [3000,15,3000] 9.8, 5.5 -> 14.0, 10.2. At aliasing strides
+// 8.6; [3000,30,3000] perm 2,1,0 7.7, 7.0 -> 9.8, 11.0; f16 [180,163,56,81] 4.4, 5.2 -> 5.4, 8.8;
+// [10512,8,14,19,6] 8.4, 9.2 -> 10.4, 10.8; [1000,50,2700] 9.9, 6.3 -> 14.7, 10.6; [3000,15,3000] 9.8, 5.5 -> 14.0, 10.2. At aliasing strides
 // the two were level within noise (i8 [2048,256,512] and [4096,4,16384] reversals, f16
 // [1024,256,512] and [256,256,2048]), and chained tiles, whose budget it sets, too (five i8 suite
 // cases x0.75-x1.25 both ways): those keep it.
@@ -123,12 +125,10 @@ constexpr i64 kAliasingStride = 2048;
 const tile_rule& rule_for(const blocked_nest& n) {
   // (plain_2d_walk may replace it for a plain 2-D transpose: choose_tiles.)
   const i64 e = n.elem, out_row = n.i.extent * e;
-  const bool scattered_rows = n.i.in_stride > 2 * n.j.extent * e;
   const bool chained = n.i_chain_rank > 0 || n.j_chain_rank > 0;
-  if (e <= 2)
-    return scattered_rows && (chained || n.i.in_stride % kAliasingStride == 0) ? kRuleFewRows1And2
-           : n.outer_rank == 0                                                  ? kRule1And2Plain
-                                                                                : kRule1And2;
+  const bool scattered_rows =
+      n.i.in_stride > 2 * n.j.extent * e && (chained || n.i.in_stride % kAliasingStride == 0);
+  if (e <= 2) return scattered_rows ? kRuleFewRows1And2 : n.outer_rank == 0 ? kRule1And2Plain : kRule1And2;
   if (e == 4) return scattered_rows || (out_row > 256 && out_row <= 4096) ? kRuleFewRows4 : kRule4;
   if (e == 8) return kRule8;
   return kRule16;
