@@ -199,6 +199,14 @@ constexpr i64 kMacroMaxRows = 1024;
 // row-major walk at 79% too: it is the TLB. f32, i8 and f16 gained nothing from macro blocks or
 // smaller tiles there (f32 16384^2: row-major 62-69, 128 B x 1 KiB in 8 KiB blocks 63), and keep
 // the tables of the AMD host.
+// 16-byte elements take it under the `amd` tuning too, since the twenty-fourth session: on an AMD
+// EPYC Zen 2 development host (2048-entry L2 TLB) the row-major walk collapsed at 16384^2 c128,
+// where it had run 58-72% on the Zen 4. Interleaved runs there, 2 threads, GB/s, `amd` -> `intel`
+// tuning (docs/cpu.md "Twenty-fourth session"): c128 16384^2 2.0, 3.5, 6.3, 3.3 -> 12.2, 17.4,
+// 14.8, 10.8; 4096 x 16384 17.9, 8.7 -> 19.5, 12.8; 8192^2 16.1, 14.6 -> 16.5, 10.8 (level). The
+// old macro-vs-row-major comparison on the Zen 4 (kMacroBytes) had 8192^2 c128 level too. f64
+// kept the row-major walk on that host (16384^2 19.9, 19.4 -> 14.5, 14.4; 8192^2 23.2, 22.5 ->
+// 11.5, 16.1), so 8-byte elements keep the tuning's choice.
 constexpr plain_walk kIntelPlainWide{128, 1024, 32 << 10, 8192};
 // Rows longer than this are split into chunks so that a few long rows (or one: a plain copy)
 // still spread over every thread.
@@ -1134,7 +1142,7 @@ cpu_tuning resolve_tuning(cpu_tuning t) {
 }
 
 plain_walk plain_2d_walk(cpu_tuning t, i64 elem) {
-  return t == cpu_tuning::kIntel && (elem == 8 || elem == 16) ? kIntelPlainWide : plain_walk{};
+  return (t == cpu_tuning::kIntel && elem == 8) || elem == 16 ? kIntelPlainWide : plain_walk{};
 }
 
 // The planner's step: the nest and tile shape are pure functions of the normalised problem and the

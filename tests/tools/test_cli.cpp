@@ -130,11 +130,11 @@ TEST(Cli, PlanPrintsOneLine) {
   expect_one_line_error({"plan", "--extents", "2,3", "--perm", "0,2", "--device", "cpu"}, "outside");
   expect_one_line_error({"plan", "--shape", "10x10", "--device", "cpu", "--variant", "warp"}, "warp");
   expect_one_line_error({"plan", "--shape", "10x10", "--device", "cpu", "--cpu-tuning", "zen"}, "zen");
-  r = run_cli({"plan", "--shape", "3000x3000", "--device", "cpu", "--dtype", "c128", "--cpu-tuning", "intel"});
+  r = run_cli({"plan", "--shape", "3000x3000", "--device", "cpu", "--dtype", "f64", "--cpu-tuning", "intel"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("intel tuning"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("in blocks of 8 KiB a side"), std::string::npos) << r.out;
-  r = run_cli({"plan", "--shape", "3000x3000", "--device", "cpu", "--dtype", "c128", "--cpu-tuning", "amd"});
+  r = run_cli({"plan", "--shape", "3000x3000", "--device", "cpu", "--dtype", "f64", "--cpu-tuning", "amd"});
   EXPECT_EQ(r.out.find("in blocks of"), std::string::npos) << r.out;
 #ifdef XPOSE_HAS_CUDA  // a build without the GPU backend has no GPU variants to plan
   // GPU plans work without a GPU too (for an H200 description, said on stderr): the choice of a
