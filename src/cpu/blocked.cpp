@@ -82,10 +82,10 @@ constexpr tile_rule kRuleFewRows4{64, 1024, 16 << 10};
 // [360,163,56,81] perm 2,3,1,0 4.8, 3.9, 4.2, 5.9 -> 5.5, 4.3, 7.6, 6.8; [21024,8,14,19,6] perm
 // 2,3,4,1,0 7.6, 7.7, 7.6, 9.1 -> 8.6, 8.8, 9.9, 10.6; [1000,100,2700] perm 2,1,0 5.5, 6.4 -> 7.0,
 // 8.6; [3000,30,3000] perm 2,1,0 7.7, 7.0 -> 9.8, 11.0; f16 [180,163,56,81] 4.4, 5.2 -> 5.4, 8.8;
-// [10512,8,14,19,6] 8.4, 9.2 -> 10.4, 10.8; [1000,50,2700] 9.9, 6.3 -> 14.7, 10.6; [3000,15,3000] 9.8, 5.5 -> 14.0, 10.2. At aliasing strides
-// the two were level within noise (i8 [2048,256,512] and [4096,4,16384] reversals, f16
-// [1024,256,512] and [256,256,2048]), and chained tiles, whose budget it sets, too (five i8 suite
-// cases x0.75-x1.25 both ways): those keep it.
+// [10512,8,14,19,6] 8.4, 9.2 -> 10.4, 10.8; [1000,50,2700] 9.9, 6.3 -> 14.7, 10.6; [3000,15,3000]
+// 9.8, 5.5 -> 14.0, 10.2. At aliasing strides the two were level within noise (i8 [2048,256,512]
+// and [4096,4,16384] reversals, f16 [1024,256,512] and [256,256,2048]), and in chained tiles, whose
+// budget the rule sets, too (five i8 suite cases x0.75-x1.25 both ways): those keep it.
 constexpr tile_rule kRuleFewRows1And2{64, 2048, 64 << 10};
 // Output rows at differing line offsets (ld_out * E not a multiple of 64) take >= 256 B rows
 // whatever the element: each tile then transposes one extra line's worth per row (run_tiles,

@@ -771,15 +771,16 @@ TEST(CpuBlocked, SplitChainDims) {
 }
 
 // Tiles of 1-, 2- and 4-byte elements whose rows lie far apart in the input take the few-rows
-// tiles (one line per output row, blocked.cpp's kRuleFewRows1And2, kRuleFewRows4) only when that distance is a multiple of
-// kAliasingStride; at other distances the ordinary rule's long tiles. Both run correctly.
+// tiles (one line per output row: blocked.cpp's kRuleFewRows1And2, kRuleFewRows4) only when that
+// distance is a multiple of kAliasingStride; at other distances the ordinary rule's long tiles.
+// Both run correctly.
 TEST(CpuBlocked, FewRowsTilesOnlyAtAliasingStrides) {
   struct c {
     std::vector<i64> extents;
     int eb;
     const char* tiles;
   } cases[] = {
-      {{600, 4, 512}, 1, "256x256 tiles"},  // input rows 2048 B apart: few rows (256 for the odd line offsets)
+      {{600, 4, 512}, 1, "256x256 tiles"},  // rows 2048 B apart: few rows (256 B: odd line offsets)
       {{600, 4, 520}, 1, "256x520 tiles"},  // 2080 B apart: whole rows of the ordinary rule
       {{600, 4, 512}, 2, "128x256 tiles"},
       {{600, 4, 520}, 2, "128x520 tiles"},
