@@ -207,7 +207,7 @@ constexpr i64 kMacroMaxRows = 1024;
 // old macro-vs-row-major comparison on the Zen 4 (kMacroBytes) had 8192^2 c128 level too. f64
 // kept the row-major walk on that host (16384^2 19.9, 19.4 -> 14.5, 14.4; 8192^2 23.2, 22.5 ->
 // 11.5, 16.1), so 8-byte elements keep the tuning's choice.
-constexpr plain_walk kIntelPlainWide{128, 1024, 32 << 10, 8192};
+constexpr plain_walk kPlainWideWalk{128, 1024, 32 << 10, 8192};
 // Rows longer than this are split into chunks so that a few long rows (or one: a plain copy)
 // still spread over every thread.
 constexpr i64 kChunkBytes = 1 << 20;
@@ -1142,7 +1142,7 @@ cpu_tuning resolve_tuning(cpu_tuning t) {
 }
 
 plain_walk plain_2d_walk(cpu_tuning t, i64 elem) {
-  return (t == cpu_tuning::kIntel && elem == 8) || elem == 16 ? kIntelPlainWide : plain_walk{};
+  return (t == cpu_tuning::kIntel && elem == 8) || elem == 16 ? kPlainWideWalk : plain_walk{};
 }
 
 // The planner's step: the nest and tile shape are pure functions of the normalised problem and the

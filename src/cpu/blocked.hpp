@@ -102,7 +102,7 @@ cpu_tuning resolve_tuning(cpu_tuning t);
 // How a plain 2-D transpose (no outer dims) of `elem`-byte elements walks its tiles under tuning
 // `t`: tiles whose output rows are out_row bytes and input rows in_row bytes, at most tile bytes
 // (all 0: the element size's own rule), visited in macro blocks of `macro` bytes a side, row-major
-// inside (0: plain row-major). blocked.cpp, kIntelPlainWide, says what was measured.
+// inside (0: plain row-major). blocked.cpp, kPlainWideWalk, says what was measured.
 struct plain_walk {
   std::int64_t out_row = 0, in_row = 0, tile = 0, macro = 0;
 };

@@ -611,7 +611,7 @@ TEST(CpuBlocked, PlainWideTransposesUnderEachTuning) {
                                   std::to_string(threads) + " threads, " + (t == cpu_tuning::kIntel ? "intel" : "amd");
         EXPECT_EQ(check_transpose(k.d, threads, k.out_offset, k.in_offset, &summary), "") << label;
         const bool blocks = summary.find("in blocks of 8 KiB a side") != std::string::npos;
-        // (16-byte elements walk in blocks under either tuning: blocked.cpp, kIntelPlainWide.)
+        // (16-byte elements walk in blocks under either tuning: blocked.cpp, kPlainWideWalk.)
         const bool wide = t == cpu_tuning::kIntel || k.d.elem_bytes == 16;
         EXPECT_EQ(blocks, wide) << label << " | " << summary;
         EXPECT_NE(summary.find(t == cpu_tuning::kIntel ? "intel tuning" : "amd tuning"), std::string::npos) << summary;
