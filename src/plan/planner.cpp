@@ -246,8 +246,75 @@ struct narrow_rule {
   int min_mib;           // the smallest case measured, MiB (rounded down)
   const char* variant;
   const char* reason;
+  int max_mib = 1 << 30;  // the largest size it holds for (MiB, rounded down): where a row above was not taken
 };
 constexpr narrow_rule kNarrowRules[] = {
+    // interleave (twenty-fifth session, H200 2026-12-01, by name against auto, three calls, mean % of
+    // copy; docs/performance.md "Twenty-fifth session", results/interleave-*-2026-12-01.json): sides
+    // of 2, 3, 4, 8 and 16 measured (the rows interpolate between them), the long side 10^7 or 10^7 + 1.
+    {1, 1, true, 2, 8, -1, 19, "interleave",
+     "i8 matrix of 2-8 long rows: rows interleaved in registers by constant byte permutes (H200 2 / 3 / 4 / 8 x "
+     "10^7: 119.9 / 100.2 / 98.9 / 91.1% of copy vs 68.5 / 81.8 / 81.5 / 85.3 before; x 10000001: 121.2 / 99.1 / 97.4 / "
+     "88.6 vs 34.9 / 42.2 / 45.3 / 45.4)"},
+    {1, 1, true, 9, 16, 0, 19, "interleave",
+     "i8 matrix of 9-16 long rows, odd long side: rows interleaved in registers (H200 16 x 10000001: 84.6% of copy vs "
+     "54.9 before; 16 x 10^7 not: 85.7 vs 91.5)"},
+    {1, 1, false, 2, 8, -1, 19, "interleave",
+     "i8 matrix of 2-8-element input rows: the dense run split into rows in registers (H200 10^7 x 2 / 3 / 4 / 8: "
+     "93.2 / 104.2 / 93.3 / 89.7% of copy vs 65.7 / 75.9 / 74.9 / 73.4 before; 10000001 x: 92.1 / 106.8 / 90.6 / 87.6 "
+     "vs 54.9 / 65.5 / 61.4 / 58.6)"},
+    {1, 1, false, 9, 16, 0, 19, "interleave",
+     "i8 matrix of 9-16-element input rows, odd long side: the dense run split into rows in registers (H200 "
+     "10000001 x 16: 82.1% of copy vs 58.6 before; 10^7 x 16 not: 83.3 vs 89.5)"},
+    {2, 2, true, 2, 4, -1, 38, "interleave",
+     "f16 matrix of 2-4 long rows: rows interleaved in registers (H200 2 / 3 / 4 x 10^7: 110.2 / 105.1 / 101.0% of "
+     "copy vs 88.5 / 90.9 / 90.4 before; x 10000001: 111.3 / 107.1 / 99.9 vs 55.7 / 55.2 / 56.1)"},
+    {2, 2, true, 5, 16, 0, 38, "interleave",
+     "f16 matrix of 5-16 long rows, odd long side: rows interleaved in registers (H200 8 / 16 x 10000001: 92.8 / 89.2% "
+     "of copy vs 62.9 / 63.7 before; 8 x 10^7 94.2 vs 91.1, 16 x 10^7 90.9 vs 97.7: not taken)"},
+    {2, 2, false, 3, 3, -1, 38, "interleave",
+     "f16 matrix of 3-element input rows: the dense run split into rows in registers (H200 10^7 x 3 / 10000001 x 3: "
+     "105.7 / 108.4% of copy vs 90.7 / 88.0 before)"},
+    {2, 2, false, 4, 16, 0, 38, "interleave",
+     "f16 matrix of 4-16-element input rows, odd long side: the dense run split into rows in registers (H200 10000001 "
+     "x 4 / 8 / 16: 91.5 / 91.9 / 86.3% of copy vs 84.6 / 83.3 / 78.9 before; 10000001 x 2 91.4 vs 87.7, and with "
+     "whole long sides 2-16 within +1.3 to -5.0: not taken)"},
+    {4, 4, true, 2, 4, -1, 76, "interleave",
+     "f32 matrix of 2-4 long rows: rows interleaved in registers (H200 2 / 3 / 4 x 10^7: 104.6 / 100.6 / 98.9% of "
+     "copy vs 90.4 / 90.4 / 88.8 before; x 10000001: 104.8 / 99.5 / 97.7 vs 84.1 / 83.7 / 82.5)"},
+    {4, 4, true, 5, 16, 0, 76, "interleave",
+     "f32 matrix of 5-16 long rows, odd long side: rows interleaved in registers (H200 8 / 16 x 10000001: 92.4 / 90.8% "
+     "of copy vs 79.6 / 79.1 before; 8 / 16 x 10^7 not: 94.5 / 92.8 vs 100.1 / 97.2)"},
+    {4, 4, false, 3, 3, -1, 76, "interleave",
+     "f32 matrix of 3-element input rows: the dense run split into rows in registers (H200 10^7 x 3 / 10000001 x 3: "
+     "99.9 / 100.5% of copy vs 88.1 / 92.8 before)"},
+    {4, 4, false, 8, 16, 0, 76, "interleave",
+     "f32 matrix of 8-16-element input rows, odd long side: the dense run split into rows in registers (H200 "
+     "10000001 x 8 / 16: 93.3 / 90.6% of copy vs 86.7 / 83.5 before; 10000001 x 2 / 4 89.3 / 91.4 vs 94.3 / 90.7: "
+     "not taken)"},
+    // ... and from a few MiB (same session, one call, 20 repetitions, results/interleave-small-*-2026-12-01.json):
+    // sides of 3 and 8 at 10^6 and 10^6 + 1 both ways, i8 / f16 (f32: side 3 only; 8 and 16 were mixed,
+    // 16 lost for every element size, and at 10^5 elements every kernel is launch-bound).
+    {1, 1, true, 3, 8, -1, 2, "interleave",
+     "i8 matrix of 3-8 long rows, a few MiB: rows interleaved in registers (H200 3 x 10^6 / 3 x 1000001 / 8 x 10^6 / "
+     "8 x 1000001: 148.9 / 155.7 / 89.6 / 93.5% of copy vs 94.7 / 77.4 / 76.2 / 51.6 before)"},
+    {1, 1, false, 3, 8, -1, 2, "interleave",
+     "i8 matrix of 3-8-element input rows, a few MiB: the dense run split into rows in registers (H200 10^6 x 3 / "
+     "1000001 x 3 / 10^6 x 8 / 1000001 x 8: 166.8 / 173.9 / 86.1 / 85.2% of copy vs 98.7 / 123.1 / 71.1 / 73.1 before)"},
+    {2, 2, true, 3, 8, -1, 5, "interleave",
+     "f16 matrix of 3-8 long rows, a few MiB: rows interleaved in registers (H200 3 x 10^6 / 3 x 1000001 / 8 x 10^6 / "
+     "8 x 1000001: 113.0 / 157.4 / 97.4 / 91.2% of copy vs 105.5 / 90.2 / 86.7 / 53.9 before)"},
+    {2, 2, false, 3, 8, -1, 5, "interleave",
+     "f16 matrix of 3-8-element input rows, a few MiB: the dense run split into rows in registers (H200 10^6 x 3 / "
+     "1000001 x 3 / 10^6 x 8 / 1000001 x 8: 151.5 / 171.6 / 92.4 / 81.9% of copy vs 98.8 / 132.9 / 65.6 / 70.2 "
+     "before; not from 38 MiB, where 10^7 x 4 / 8 tied or lost)",
+     37},
+    {4, 4, true, 3, 3, -1, 11, "interleave",
+     "f32 matrix of 3 long rows, a few MiB: rows interleaved in registers (H200 3 x 10^6 / 3 x 1000001: 126.4 / 122.8% "
+     "of copy vs 82.4 / 90.6 before)"},
+    {4, 4, false, 3, 3, -1, 11, "interleave",
+     "f32 matrix of 3-element input rows, a few MiB: the dense run split into rows in registers (H200 10^6 x 3 / "
+     "1000001 x 3: 127.9 / 128.7% of copy vs 82.0 / 104.5 before)"},
     {8, 16, false, 16, 48, -1, 1220, "tiled_skew",
      "narrow 8- or 16-byte matrix, input rows of 16-48 elements: the classic tile, output rows staggered to sectors "
      "(H200 10000001 x 16 / 10000001 x 48 f64: 92.9 / 89.4% of copy vs 80.1 / 78.2 before; 1e7 x 16 c128 97.6 vs 90.2)"},
@@ -324,7 +391,7 @@ const narrow_rule* narrow_rule_for(const plan_data& pd) {
   const int whole = len % 16 == 0 ? 1 : s < 16 && len * s % 16 == 0 ? 2 : 0;
   for (const narrow_rule& r : kNarrowRules)
     if (s >= r.elem_lo && s <= r.elem_hi && short_rows == r.short_rows && side >= r.side_lo && side <= r.side_hi &&
-        (r.whole < 0 || r.whole == whole) && mib >= r.min_mib)
+        (r.whole < 0 || r.whole == whole) && mib >= r.min_mib && mib <= r.max_mib)
       return &r;
   return nullptr;
 }

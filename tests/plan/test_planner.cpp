@@ -286,13 +286,24 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({10007, 9973}, {1, 0}), 8), "tiled_skew"},
       {with(pdesc({10007, 9973}, {1, 0}), 2), "skew_tile"},
       {with(pdesc({10007, 9973}, {1, 0}), 16), "tiled"},  // rows of whole 16-byte units: the 16-byte rule
-      // a short side (<= 64) goes to narrow, whatever the long side's alignment
+      // a short side (<= 64) goes to narrow, whatever the long side's alignment (interleave first where it won)
       {with(pdesc({48, 1000003}, {1, 0}), 4), "narrow"},
-      {with(pdesc({1000003, 3}, {1, 0}), 1), "narrow"},
+      {with(pdesc({1000003, 3}, {1, 0}), 1), "interleave"},  // kNarrowRules from a few MiB
       // single narrow matrices: permute_packed for 1- to 4-byte elements and for a side of <= 4,
       // narrow for wider elements with a longer short side
-      {with(pdesc({4, 40000000}, {1, 0}), 4), "permute_packed"},
-      {with(pdesc({40000000, 3}, {1, 0}), 1), "narrow"},  // kNarrowRules (1e7 x 3: 75.9 vs 68.2)
+      {with(pdesc({4, 40000000}, {1, 0}), 4), "interleave"},  // kNarrowRules (4 x 1e7: 98.9 vs 88.8)
+      {with(pdesc({40000000, 3}, {1, 0}), 1), "interleave"},  // kNarrowRules (1e7 x 3: 104.2 vs 75.9)
+      // interleave: short sides of 2-16 (1-4 B) where it won, from the smallest size measured
+      {with(pdesc({3, 10000001}, {1, 0}), 1), "interleave"},
+      {with(pdesc({10000001, 16}, {1, 0}), 1), "interleave"},
+      {with(pdesc({16, 10000001}, {1, 0}), 2), "interleave"},
+      {with(pdesc({10000001, 8}, {1, 0}), 4), "interleave"},
+      {with(pdesc({16, 10000000}, {1, 0}), 2), "reg_batch"},   // 97.7 vs interleave 90.9
+      {with(pdesc({10000001, 2}, {1, 0}), 4), "narrow"},       // 94.3 vs interleave 89.3
+      {with(pdesc({3, 1000001}, {1, 0}), 1), "interleave"},    // from a few MiB (155.7 vs 77.4)
+      {with(pdesc({1000000, 8}, {1, 0}), 2), "interleave"},    // 15 MiB (92.4 vs 65.6)
+      {with(pdesc({10000000, 8}, {1, 0}), 2), "reg_batch"},    // ... but not from 38 MiB (95.2 vs 93.3)
+      {with(pdesc({3, 100001}, {1, 0}), 1), "narrow"},         // 0.3 MB: launch-bound, not taken
       {with(pdesc({3, 40000000}, {1, 0}), 8), "permute_packed"},
       {with(pdesc({3, 40000001}, {1, 0}), 16), "permute_packed"},
       {with(pdesc({64, 10000000}, {1, 0}), 8), "narrow"},
@@ -775,6 +786,43 @@ TEST_F(GpuPlanner, RegBatchPreconditions) {
   // Two batch dims: [8, 32, 5, 48] -> [5, 8, 48, 32] (4-byte elements: 8 x 12 blocks, 2 rows a warp).
   ASSERT_EQ(plan_p(pdesc({8, 32, 5, 48}, {2, 0, 3, 1}), gpu("reg_batch"), &pd, &why), status::kSuccess) << why;
   expect_grid(pd, ceil_div(40 * 8 / 2 * 32, 128), 1, 1);
+}
+
+TEST_F(GpuPlanner, InterleavePreconditions) {
+  plan_data pd;
+  std::string why;
+  // zip: 3 long rows of bytes, any leading dimension, into a dense 10000001 x 3 output; a warp per
+  // 32 x 16 elements, four warps a block.
+  transpose_desc d = tdesc(3, 10000001, 1);
+  d.ld_in = 10000003;
+  ASSERT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kSuccess) << why;
+  EXPECT_TRUE(pd.launch.wide_in);
+  EXPECT_EQ(pd.launch.block_x, 128);
+  expect_grid(pd, ceil_div(ceil_div(10000001, 32 * 16), 4), 1, 1);
+  EXPECT_EQ(pd.align_bytes, 16);
+  // unzip: a dense 1000 x 16 matrix of halves into 16 rows (8 halves a vector)
+  d = tdesc(1000, 16, 2);
+  d.ld_out = 1001;
+  ASSERT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kSuccess) << why;
+  EXPECT_FALSE(pd.launch.wide_in);
+  expect_grid(pd, ceil_div(ceil_div(1000, 31 * 8), 4), 1, 1);  // unaligned rows: tiles 31 blocks apart
+  d.ld_out = 1008;
+  ASSERT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, ceil_div(ceil_div(1000, 32 * 8), 4), 1, 1);
+  // Refused: a short side of 17, a strided short side, 8-byte elements, batches.
+  d = tdesc(17, 1000, 1);
+  EXPECT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kVariantNotApplicable);
+  EXPECT_NE(why.find("a side of 2 to 16 elements"), std::string::npos) << why;
+  d = tdesc(4, 1000, 1);
+  d.ld_out = 5;
+  EXPECT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kVariantNotApplicable);
+  d = tdesc(4, 1000, 8);
+  EXPECT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kVariantNotApplicable);
+  EXPECT_NE(why.find("1-, 2- and 4-byte elements"), std::string::npos) << why;
+  d = tdesc(4, 1000, 4);
+  d.batch = 2;
+  EXPECT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kVariantNotApplicable);
+  EXPECT_NE(why.find("one matrix"), std::string::npos) << why;
 }
 
 // The warp's block rows (reg_batch_warp_rows): whole matrices where they fit, else an even divisor,

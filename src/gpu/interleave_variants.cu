@@ -1,0 +1,38 @@
+// Launch of interleave (kernels/interleave.cuh; its launch shape: configure.cpp configure_interleave).
+// A translation unit of its own: 90 instantiations (1-, 2- and 4-byte elements x short sides 2..16
+// x both directions).
+#include <utility>
+
+#include "gpu/common.cuh"
+#include "gpu/kernels/interleave.cuh"
+#include "gpu/variants.hpp"
+
+namespace xpose::detail::gpu {
+
+status run_interleave(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  const int r = static_cast<int>(pd.launch.wide_in ? pd.mat.rows : pd.mat.cols);
+  const auto* src = static_cast<const unsigned char*>(in);
+  auto* dst = static_cast<unsigned char*>(out);
+  status st = status::kVariantNotApplicable;  // configure_interleave refuses anything not launched below
+  auto launch = [&]<int S>() {
+    [&]<int... Rs>(std::integer_sequence<int, Rs...>) {
+      auto one = [&]<int R>() {
+        if (R != r) return;
+        auto kernel = pd.launch.wide_in ? interleave_kernel<S, R, true> : interleave_kernel<S, R, false>;
+        kernel<<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(src, dst, pd.mat);
+        st = status::kSuccess;
+      };
+      (one.template operator()<Rs + 2>(), ...);
+    }(std::make_integer_sequence<int, kInterleaveMaxShort - 1>{});
+  };
+  switch (pd.prob.elem_bytes) {
+    case 1: launch.template operator()<1>(); break;
+    case 2: launch.template operator()<2>(); break;
+    case 4: launch.template operator()<4>(); break;
+  }
+  if (st != status::kSuccess) return st;
+  XPOSE_CUDA_TRY(cudaGetLastError(), why);
+  return status::kSuccess;
+}
+
+}  // namespace xpose::detail::gpu

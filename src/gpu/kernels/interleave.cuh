@@ -1,0 +1,234 @@
+// interleave: narrow transposes with a short side of 2..16 elements of 1, 2 or 4 bytes, e.g.
+// 3 x 10000001 bytes -> 10000001 x 3, or the reverse. With R the short side and N the long one:
+//   zip   (WideIn: R input rows of N elements, ld_in anything; output N x R dense): the R rows are
+//         interleaved into one contiguous run, out[x * R + r] = in[r * ld_in + x];
+//   unzip (input N x R dense; R output rows, ld_out anything): the run is split into R rows.
+//
+// Why a kernel of its own: `narrow` and `permute_box` move such shapes through shared memory one
+// element per access, with the short side a run-time number, and the odd long sides cost them most:
+// i8 3 x 10000001 42.5%, 16 x 10000001 54.7%, 10000001 x 16 58.1%, 10^7 x 2 63.4% of copy (H200,
+// docs/performance.md "Twenty-first session"). Here R is a compile-time constant, so a thread's V x R
+// block (V = 16 / S elements of the long side: R 16-byte vectors on the dense side, one vector per
+// row on the other) is transposed in registers by byte permutes whose selectors are constants, and
+// every global access is an aligned 16-byte vector whatever the rows' misalignment:
+//   - a warp moves a tile of 32 such blocks (32 V elements of the long side; lane l the l-th);
+//   - the dense side (32 R vectors, contiguous) goes through the warp's shared buffer, so that its
+//     global accesses are linear (coalesced) while each lane reads or writes its own R vectors
+//     there; lane l's vector v sits in slot l * RP + v, RP = R rounded up to odd, so the 8 lanes of
+//     a 16-byte shared access fall in 8 different bank groups;
+//   - the row side: row r starts s_r = r * ld mod V elements past a 16-byte boundary (the same for
+//     every lane). Zip reads each row's 33 aligned chunks that cover the tile into shared memory
+//     (cp.async: no registers held while in flight), and lane l joins chunks l and l + 1 with a funnel
+//     shift. Unzip has each lane store the aligned chunk that holds the end of its own vector and
+//     the start of the next lane's (a shuffle): lanes 0..30 store whole chunks, and lane 31 only
+//     lends its vector, its block being the next tile's first (such tiles step by 31 blocks; where
+//     every row is aligned, by 32, every lane storing its own vectors). So
+//     every output chunk is one 16-byte store; only a row's first chunk is written in aligned pieces
+//     (by tile 0), and nothing outside the row is written. (A first version stepped by 32 blocks and
+//     had lanes 0 and 31 store the two chunks shared with the neighbouring tiles as pieces: rows with
+//     odd leading dimensions ran at 54-94% of copy, against 88-105% for aligned ones.)
+// The last tiles (within 33 V elements of the end) are moved element by element, as are whole
+// matrices too short for one tile.
+//
+// Launch: block kInterleaveThreads, grid ceil(tiles / warps per block), one tile per warp. Static
+// shared memory: max(33 R, 32 RP) 16-byte slots per warp. Needs 16-byte aligned pointers, one matrix
+// (batch 1), and the short side dense (configure_interleave).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "gpu/common.cuh"
+#include "gpu/kernels/chunk_ops.cuh"  // funnel_down, copy_chunk_async
+
+namespace xpose::detail::gpu {
+
+inline constexpr int kInterleaveThreads = 128;
+inline constexpr int kInterleaveMaxShort = 16;
+
+namespace ilv {
+
+template <int N, class F>
+__device__ __forceinline__ void static_for(F&& f) {
+  [&]<int... I>(std::integer_sequence<int, I...>) {
+    (f(std::integral_constant<int, I>{}), ...);
+  }(std::make_integer_sequence<int, N>{});
+}
+
+// Where byte j of the thread's output words comes from in its input words (both flat arrays of 4 R
+// words): zip's input word 4 r + k holds row r's elements, its output the dense run; unzip the
+// reverse.
+template <int S, int R, bool Zip>
+struct byte_map {
+  static constexpr int src(int j) {  // source byte index in the flat input words
+    if constexpr (Zip) {
+      const int q = j / S, c = q / R, r = q % R;  // dense element q = c * R + r: column c of row r
+      return r * 16 + c * S + j % S;
+    } else {
+      const int r = j / 16, c = (j % 16) / S;  // output row r, its element c = dense element c * R + r
+      return (c * R + r) * S + j % S;
+    }
+  }
+};
+
+// Output word J / 4 (bytes J .. J + 3) from the input words w: one move, one permute when the
+// four bytes come from at most two words, else three permutes.
+template <class M, int J>
+__device__ __forceinline__ std::uint32_t gather_word(const std::uint32_t* w) {
+  constexpr int p0 = M::src(J), p1 = M::src(J + 1), p2 = M::src(J + 2), p3 = M::src(J + 3);
+  constexpr int w0 = p0 / 4, w1 = p1 / 4, w2 = p2 / 4, w3 = p3 / 4;
+  constexpr int wb = w1 != w0 ? w1 : w2 != w0 ? w2 : w3;  // a second word, if any
+  if constexpr (p0 % 4 == 0 && p1 == p0 + 1 && p2 == p0 + 2 && p3 == p0 + 3) {
+    return w[w0];
+  } else if constexpr ((w1 == w0 || w1 == wb) && (w2 == w0 || w2 == wb) && (w3 == w0 || w3 == wb)) {
+    constexpr unsigned sel = (p0 % 4) | (w1 == w0 ? p1 % 4 : 4 + p1 % 4) << 4 |
+                             (w2 == w0 ? p2 % 4 : 4 + p2 % 4) << 8 | (w3 == w0 ? p3 % 4 : 4 + p3 % 4) << 12;
+    return __byte_perm(w[w0], w[wb], sel);
+  } else {
+    const std::uint32_t lo = __byte_perm(w[w0], w[w1], (p0 % 4) | (4 + p1 % 4) << 4);
+    const std::uint32_t hi = __byte_perm(w[w2], w[w3], (p2 % 4) | (4 + p3 % 4) << 4);
+    return __byte_perm(lo, hi, 0x5410);
+  }
+}
+
+// The 16 output bytes J .. J + 15.
+template <class M, int J>
+__device__ __forceinline__ uint4 gather_vec(const std::uint32_t* w) {
+  return make_uint4(gather_word<M, J>(w), gather_word<M, J + 4>(w), gather_word<M, J + 8>(w),
+                    gather_word<M, J + 12>(w));
+}
+
+__device__ __forceinline__ uint4 shfl_down_vec(const uint4& v) {
+  return make_uint4(__shfl_down_sync(0xffffffffu, v.x, 1), __shfl_down_sync(0xffffffffu, v.y, 1),
+                    __shfl_down_sync(0xffffffffu, v.z, 1), __shfl_down_sync(0xffffffffu, v.w, 1));
+}
+
+// Bytes [from, to) of v into the 16-byte aligned chunk c, as naturally aligned pieces of 8, 4, 2
+// and 1 bytes (at most four for a head or a tail).
+__device__ __forceinline__ void store_chunk_bytes(unsigned char* c, const uint4& v, int from, int to) {
+  for (int o = from; o < to;) {
+    int p = 8;
+    while (p > 1 && ((o & (p - 1)) || o + p > to)) p >>= 1;
+    const uint4 r = funnel_down(v, v, o);  // byte o first
+    if (p == 8) *reinterpret_cast<std::uint64_t*>(c + o) = static_cast<std::uint64_t>(r.y) << 32 | r.x;
+    else if (p == 4) *reinterpret_cast<std::uint32_t*>(c + o) = r.x;
+    else if (p == 2) *reinterpret_cast<std::uint16_t*>(c + o) = static_cast<std::uint16_t>(r.x);
+    else c[o] = static_cast<unsigned char>(r.x);
+    o += p;
+  }
+}
+
+}  // namespace ilv
+
+template <int S, int R, bool WideIn>
+__global__ void __launch_bounds__(kInterleaveThreads)
+    interleave_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, matrix_view m) {
+  static_assert(S == 1 || S == 2 || S == 4);
+  static_assert(R >= 2 && R <= kInterleaveMaxShort);
+  constexpr int V = 16 / S;                 // long-side elements per block (one vector of a row)
+  constexpr int RP = R | 1;                 // slots per lane in the dense-side buffer (odd)
+  constexpr int kWarps = kInterleaveThreads / 32;
+  constexpr int kSlots = 33 * R > 32 * RP ? 33 * R : 32 * RP;
+  using M = ilv::byte_map<S, R, WideIn>;
+  __shared__ uint4 stage[kWarps][kSlots];
+
+  const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+  uint4* buf = stage[warp];
+  const std::int64_t n = WideIn ? m.cols : m.rows;        // the long extent
+  const std::int64_t ld = WideIn ? m.ld_in : m.ld_out;    // the row side's leading dimension
+  // Long-side elements a tile steps by: 32 blocks, but 31 for unzip into rows that are not all
+  // aligned: there lane 31 only lends its vector to lane 30 (the next tile's lane 0 moves that
+  // block), so that every aligned chunk of an output row is stored whole by one lane.
+  const bool lend = !WideIn && ld % V != 0;
+  const std::int64_t step = (lend ? 31 : 32) * V;
+  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * kWarps + warp;
+  const std::int64_t x0w = t * step;                       // the tile's first long-side element
+  if (x0w >= n) return;
+  const std::int64_t x0 = x0w + lane * V;                  // this lane's block
+
+  // A tile is fast when its 32 blocks (and zip's 33rd aligned chunk of each row) lie inside the
+  // matrix. The others, the last one or two, go element by element over the blocks they own
+  // (warp-uniform); behind a fast unzip tile, each row's first V - s_r elements are already stored
+  // (the fast tile's lane 30 stored that chunk whole).
+  auto fast = [&](std::int64_t x) { return x + 32 * V + (WideIn ? V : 0) <= n; };
+  if (!fast(x0w)) {
+    if (lane * V >= step) return;
+    const bool behind_fast = lend && t > 0 && fast(x0w - step);
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const int s = static_cast<int>((r * ld) & (V - 1));
+      const std::int64_t from = behind_fast && s != 0 ? x0w + V - s : x0w;
+      for (int c = 0; c < V; ++c) {
+        const std::int64_t x = x0 + c;
+        if (x >= n) break;
+        if (x < from) continue;
+        const std::int64_t src = WideIn ? r * ld + x : x * R + r, dst = WideIn ? x * R + r : r * ld + x;
+        memcpy(out + dst * S, in + src * S, S);
+      }
+    }
+    return;
+  }
+
+  std::uint32_t w[4 * R];  // the block: row r's vector (zip) or the dense side's vector r (unzip)
+  if constexpr (WideIn) {
+    // Rows: the 33 aligned chunks of row r from element x0w - s_r, into slots r * 33 + k.
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const int s = static_cast<int>((r * ld) & (V - 1));
+      const unsigned char* row = in + (r * ld + x0w - s) * S;
+      copy_chunk_async(&buf[r * 33 + lane], row + lane * 16);
+      if (s != 0 && lane == 0) copy_chunk_async(&buf[r * 33 + 32], row + 32 * 16);
+    }
+    wait_chunks_async();
+    __syncwarp();
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const int s = static_cast<int>((r * ld) & (V - 1));
+      uint4 v = buf[r * 33 + lane];
+      if (s != 0) v = funnel_down(v, buf[r * 33 + lane + 1], s * S);
+      w[4 * r] = v.x, w[4 * r + 1] = v.y, w[4 * r + 2] = v.z, w[4 * r + 3] = v.w;
+    }
+    __syncwarp();  // every lane has its rows before the buffer takes the dense side
+    ilv::static_for<R>([&](auto v) { buf[lane * RP + v] = ilv::gather_vec<M, 16 * decltype(v)::value>(w); });
+    __syncwarp();
+    unsigned char* run = out + x0w * R * S;  // the tile's dense output: 32 R vectors
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+      const int k = i * 32 + lane;
+      store_vec16(run + k * 16, buf[(k / R) * RP + k % R]);
+    }
+  } else {
+    const unsigned char* run = in + x0w * R * S;  // the tile's dense input: 32 R vectors
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+      const int k = i * 32 + lane;
+      copy_chunk_async(&buf[(k / R) * RP + k % R], run + k * 16);
+    }
+    wait_chunks_async();
+    __syncwarp();
+#pragma unroll
+    for (int v = 0; v < R; ++v) {
+      const uint4 d = buf[lane * RP + v];
+      w[4 * v] = d.x, w[4 * v + 1] = d.y, w[4 * v + 2] = d.z, w[4 * v + 3] = d.w;
+    }
+    ilv::static_for<R>([&](auto rc) {
+      constexpr int r = decltype(rc)::value;
+      const uint4 o = ilv::gather_vec<M, 16 * r>(w);
+      const int s = static_cast<int>((r * ld) & (V - 1));
+      unsigned char* p = out + (r * ld + x0) * S;  // this lane's vector of row r, s elements past a chunk
+      if (s == 0) {
+        if (!lend || lane < 31) store_vec16(p, o);
+      } else {
+        const int sh = s * S;  // bytes
+        const uint4 next = ilv::shfl_down_vec(o);
+        // The aligned chunk after p holds the vector's last sh bytes, then the next lane's first.
+        if (lane < 31) store_vec16(p + 16 - sh, funnel_down(o, next, 16 - sh));
+        // The row's first chunk (tile 0 only): the row's first 16 - sh bytes, at its end.
+        if (lane == 0 && t == 0) ilv::store_chunk_bytes(p - sh, funnel_down(o, o, 16 - sh), sh, 16);
+      }
+    });
+  }
+}
+
+}  // namespace xpose::detail::gpu
