@@ -410,16 +410,16 @@ status configure_narrow(plan_data& pd, std::string* why) {
   return status::kSuccess;
 }
 
-// interleave (kernels/interleave.cuh): a short side of 2..16 elements of 1, 2 or 4 bytes, kept
+// interleave (kernels/interleave.cuh): a short side of 2..16 elements of 1 to 8 bytes, kept
 // dense (the other side's rows may have any leading dimension), one matrix, 16-byte aligned pointers.
 // One warp per tile of 32 blocks of 16 / S elements of the long side (unzip into unaligned rows:
 // tiles 31 blocks apart), four warps a block.
 status configure_interleave(plan_data& pd, std::string* why) {
   const auto& m = pd.mat;
   const int s = pd.prob.elem_bytes;
-  if (s != 1 && s != 2 && s != 4)
+  if (s != 1 && s != 2 && s != 4 && s != 8)
     return fail(status::kVariantNotApplicable, why,
-                fmt::format("interleave moves 1-, 2- and 4-byte elements (got {}-byte ones; name narrow)", s));
+                fmt::format("interleave moves 1- to 8-byte elements (got {}-byte ones; name narrow)", s));
   if (m.batch != 1)
     return fail(status::kVariantNotApplicable, why,
                 fmt::format("interleave moves one matrix (this problem is a batch of {}; name narrow or reg_batch)",

@@ -1,6 +1,6 @@
 // Launch of interleave (kernels/interleave.cuh; its launch shape: configure.cpp configure_interleave).
-// A translation unit of its own: 90 instantiations (1-, 2- and 4-byte elements x short sides 2..16
-// x both directions).
+// A translation unit of its own: 120 instantiations (1-, 2-, 4- and 8-byte elements x short sides
+// 2..16 x both directions).
 #include <utility>
 
 #include "gpu/common.cuh"
@@ -29,6 +29,7 @@ status run_interleave(const plan_data& pd, const void* in, void* out, CUstream_s
     case 1: launch.template operator()<1>(); break;
     case 2: launch.template operator()<2>(); break;
     case 4: launch.template operator()<4>(); break;
+    case 8: launch.template operator()<8>(); break;
   }
   if (st != status::kSuccess) return st;
   XPOSE_CUDA_TRY(cudaGetLastError(), why);

@@ -292,6 +292,20 @@ constexpr narrow_rule kNarrowRules[] = {
      "f32 matrix of 8-16-element input rows, odd long side: the dense run split into rows in registers (H200 "
      "10000001 x 8 / 16: 93.3 / 90.6% of copy vs 86.7 / 83.5 before; 10000001 x 2 / 4 89.3 / 91.4 vs 94.3 / 90.7: "
      "not taken)"},
+    // 8-byte elements (same session, one call, --reps 10, results/interleave-f64-2026-12-01.json).
+    {8, 8, true, 2, 3, -1, 152, "interleave",
+     "f64 matrix of 2-3 long rows: rows interleaved in registers (H200 2 / 3 x 10^7: 101.7 / 99.2% of copy vs 86.9 / "
+     "88.6 before; x 10000001: 101.1 / 98.5 vs 84.1 / 90.4)"},
+    {8, 8, true, 4, 16, 0, 152, "interleave",
+     "f64 matrix of 4-16 long rows, odd long side: rows interleaved in registers (H200 4 / 8 / 16 x 10000001: 97.2 / "
+     "93.2 / 92.2% of copy vs 83.9 / 83.2 / 81.2 before; with 10^7 columns 98.5 / 95.1 / 94.5 vs 99.7 / 98.8 / 91.0: "
+     "not taken)"},
+    {8, 8, false, 3, 3, -1, 152, "interleave",
+     "f64 matrix of 3-element input rows: the dense run split into rows in registers (H200 10^7 x 3 / 10000001 x 3: "
+     "99.3 / 97.7% of copy vs 86.8 / 88.2 before; 2 and 4 lost: 10^7 x 2 87.6 vs 101.9, 10^7 x 4 91.4 vs 99.8)"},
+    {8, 8, false, 8, 8, 0, 152, "interleave",
+     "f64 matrix of 8-element input rows, odd long side: the dense run split into rows in registers (H200 10000001 x "
+     "8: 92.9% of copy vs 84.3 before; 10000001 x 4 / 16 89.7 / 91.4 vs 86.7 / 92.8: not taken)"},
     // ... and from a few MiB (same session, one call, 20 repetitions, results/interleave-small-*-2026-12-01.json):
     // sides of 3 and 8 at 10^6 and 10^6 + 1 both ways, i8 / f16 (f32: side 3 only; 8 and 16 were mixed,
     // 16 lost for every element size, and at 10^5 elements every kernel is launch-bound).

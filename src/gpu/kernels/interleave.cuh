@@ -1,4 +1,4 @@
-// interleave: narrow transposes with a short side of 2..16 elements of 1, 2 or 4 bytes, e.g.
+// interleave: narrow transposes with a short side of 2..16 elements of 1 to 8 bytes, e.g.
 // 3 x 10000001 bytes -> 10000001 x 3, or the reverse. With R the short side and N the long one:
 //   zip   (WideIn: R input rows of N elements, ld_in anything; output N x R dense): the R rows are
 //         interleaved into one contiguous run, out[x * R + r] = in[r * ld_in + x];
@@ -124,7 +124,7 @@ __device__ __forceinline__ void store_chunk_bytes(unsigned char* c, const uint4&
 template <int S, int R, bool WideIn>
 __global__ void __launch_bounds__(kInterleaveThreads)
     interleave_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, matrix_view m) {
-  static_assert(S == 1 || S == 2 || S == 4);
+  static_assert(S == 1 || S == 2 || S == 4 || S == 8);
   static_assert(R >= 2 && R <= kInterleaveMaxShort);
   constexpr int V = 16 / S;                 // long-side elements per block (one vector of a row)
   constexpr int RP = R | 1;                 // slots per lane in the dense-side buffer (odd)
