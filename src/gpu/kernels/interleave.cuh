@@ -22,11 +22,15 @@
 //     shift. Unzip has each lane store the aligned chunk that holds the end of its own vector and
 //     the start of the next lane's (a shuffle): lanes 0..30 store whole chunks, and lane 31 only
 //     lends its vector, its block being the next tile's first (such tiles step by 31 blocks; where
-//     every row is aligned, by 32, every lane storing its own vectors). So
-//     every output chunk is one 16-byte store; only a row's first chunk is written in aligned pieces
-//     (by tile 0), and nothing outside the row is written. (A first version stepped by 32 blocks and
-//     had lanes 0 and 31 store the two chunks shared with the neighbouring tiles as pieces: rows with
-//     odd leading dimensions ran at 54-94% of copy, against 88-105% for aligned ones.)
+//     every row is aligned, by 32, every lane storing its own vectors). So every output chunk is
+//     one 16-byte store; only a row's first chunk is written in aligned pieces (by tile 0), and
+//     nothing outside the row is written. (A first version stepped by 32 blocks and had lanes 0 and
+//     31 store the two chunks shared with the neighbouring tiles as pieces: rows with odd leading
+//     dimensions ran at 54-94% of copy, against 88-105% for aligned ones.)
+// Measured on the H200 against the kernels auto ran before (docs/performance.md "Twenty-fifth
+// session"): i8 3 x 10000001 42 -> 99% of copy, 10^7 x 2 66 -> 93, f16 2 x 10000001 56 -> 111, f64
+// 16 x 10000001 81 -> 92; where it lost (whole long sides with 8 or 16 rows, where reg_batch and
+// permute_packed move whole 16 x 16-byte blocks) auto keeps those (kNarrowRules, plan/planner.cpp).
 // The last tiles (within 33 V elements of the end) are moved element by element, as are whole
 // matrices too short for one tile.
 //
@@ -44,7 +48,10 @@
 
 namespace xpose::detail::gpu {
 
+// Four warps a block: R = 16 takes 34 KiB of static shared memory (4 x 544 slots), under the 48 KiB
+// a block may have without opting in, and 80-118 registers a thread, so 4-6 blocks fit an SM.
 inline constexpr int kInterleaveThreads = 128;
+// The longest short side: a lane holds the block's 4 R words in registers (R = 16: 64 of them).
 inline constexpr int kInterleaveMaxShort = 16;
 
 namespace ilv {
