@@ -442,7 +442,8 @@ status configure_interleave(plan_data& pd, std::string* why) {
   const std::int64_t blocks = ceil_div(tiles, 4);  // kInterleaveThreads / 32 warps, one tile each
   if (blocks > kMaxGridX)
     return fail(status::kVariantNotApplicable, why,
-                fmt::format("interleave launches one warp per {} elements; {} is too long a side", 31 * (16 / s), lng));
+                fmt::format("interleave launches one warp per {} elements; {} is too long a side",
+                            (lend ? 31 : 32) * (16 / s), lng));
   pd.launch = {};
   pd.launch.block_x = 128;  // kInterleaveThreads
   pd.launch.grid_x = blocks;
