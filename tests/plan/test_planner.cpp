@@ -1,7 +1,9 @@
 // The planner: variant choice, 2-D views and launch shapes. GPU plans are made through
 // detail::plan_problem with a hand-made device_info, so all of this runs without a GPU.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <ostream>
 #include <optional>
@@ -13,6 +15,7 @@
 #include "dispatch/registry.hpp"
 #include "gpu/geometry.hpp"
 #include "gpu/kernels/tile_shapes.hpp"
+#include "plan/narrow_rules.hpp"
 #include "plan/planner.hpp"
 #include "plan/problem.hpp"
 #include "xpose/xpose.hpp"
@@ -334,6 +337,45 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
     std::string why;
     ASSERT_EQ(plan_p(r.d, gpu(), &pd, &why), status::kSuccess) << why;
     EXPECT_STREQ(pd.variant->name, r.variant) << pd.reason;
+  }
+}
+
+// Every kNarrowRules row is the first match for some single matrix of its class: a row placed
+// after a broader one would never be taken. Probes: each element size, short side and long-side
+// alignment the row names, at its smallest and largest size and a larger one.
+TEST(NarrowRules, EveryRowIsReachable) {
+  const auto rules = xpose::detail::narrow_rules();
+  ASSERT_FALSE(rules.empty());
+  for (std::size_t k = 0; k < rules.size(); ++k) {
+    const auto& r = rules[k];
+    SCOPED_TRACE(fmt::format("row {}: {} ({})", k, r.variant, r.reason));
+    ASSERT_LE(r.elem_lo, r.elem_hi);
+    ASSERT_LE(r.side_lo, r.side_hi);
+    ASSERT_LE(r.min_mib, r.max_mib);
+#ifdef XPOSE_HAS_CUDA
+    EXPECT_NE(xpose::detail::find_variant(r.variant), nullptr);
+#endif
+    bool reached = false;
+    for (int e = 1; e <= 16 && !reached; e *= 2) {
+      if (e < r.elem_lo || e > r.elem_hi) continue;
+      for (int side = r.side_lo; side <= r.side_hi && !reached; ++side)
+        for (int whole : {0, 1}) {
+          if (r.whole >= 0 && whole != r.whole) continue;
+          const i64 targets[] = {r.min_mib, std::min<i64>(r.max_mib, r.min_mib + 1), std::min<i64>(r.max_mib, 4 * r.min_mib + 64)};
+          for (i64 mib : targets) {
+            i64 len = std::max<i64>(side + 1, ((mib << 20) + side * e) / (side * e));
+            if (whole) len = (len + 15) / 16 * 16;
+            else if (len % 2 == 0) ++len;
+            plan_data pd;
+            pd.has_matrix = true;
+            pd.mat.rows = r.short_rows ? side : len;
+            pd.mat.cols = r.short_rows ? len : side;
+            pd.prob = xpose::detail::to_problem(tdesc(pd.mat.rows, pd.mat.cols, e));
+            if (xpose::detail::narrow_rule_for(pd) == &r) reached = true;
+          }
+        }
+    }
+    EXPECT_TRUE(reached) << "no matrix of its class takes this row: a row above shadows it";
   }
 }
 

@@ -30,7 +30,7 @@
 // Measured on the H200 against the kernels auto ran before (docs/performance.md "Twenty-fifth
 // session"): i8 3 x 10000001 42 -> 99% of copy, 10^7 x 2 66 -> 93, f16 2 x 10000001 56 -> 111, f64
 // 16 x 10000001 81 -> 92; where it lost (whole long sides with 8 or 16 rows, where reg_batch and
-// permute_packed move whole 16 x 16-byte blocks) auto keeps those (kNarrowRules, plan/planner.cpp).
+// permute_packed move whole 16 x 16-byte blocks) auto keeps those (kNarrowRules, plan/narrow_rules.cpp).
 // The last tiles (within 33 V elements of the end) are moved element by element, as are whole
 // matrices too short for one tile.
 //
