@@ -17,7 +17,8 @@
 //     there; lane l's vector v sits in slot l * RP + v, RP = R rounded up to odd, so the 8 lanes of
 //     a lane-indexed 16-byte access fall in 8 different bank groups (the linear accesses skip a slot
 //     at each lane boundary for even R: the bank model prices them at up to twice the wavefronts for
-//     R = 2, 4, 6, tests/model BankModelHardware.InterleaveDenseSideSlots; a swizzle, not yet tried);
+//     R = 2, 4, 6, tests/model BankModelHardware.InterleaveDenseSideSlots; the XOR swizzle of
+//     InterleaveSwizzledSlotsConflictFree is conflict-free both ways by the model, not yet measured);
 //   - the row side: row r starts s_r = r * ld mod V elements past a 16-byte boundary (the same for
 //     every lane). Zip reads each row's 33 aligned chunks that cover the tile into shared memory
 //     (cp.async: no registers held while in flight), and lane l joins chunks l and l + 1 with a funnel
