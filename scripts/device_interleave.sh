@@ -8,10 +8,17 @@
 #      (and whatever else VARIANTS adds), --reps 10;
 #   3. (alltests) the whole test_gpu, in two halves side by side;
 #   4. (small) the same by name at 10^5 + 1, 10^6 and 10^6 + 1 with sides of 3, 8 and 16 (below
-#      the sizes the planner's rules were measured at), --reps 20.
+#      the sizes the planner's rules were measured at), --reps 20;
+#   5. (wide) sides of 32, 48 and 64 (row groups) against 10^7 and 10^7 + 1, both ways, TYPES
+#      (default i8 f16 f32 f64), `interleave` by name against `auto`, --reps 10;
+#   6. (widesmall) the same sides against 10^6 and 10^6 + 1, --reps 20;
+#   7. (profile) Nsight Compute on `interleave` for CASES ("shape dtype;..."; default the i8 short
+#      sides of 64, both ways, 10^7 and 10^7 + 1): throughput, memory, occupancy, warp states and
+#      each stall reason per issued instruction.
 #
-#   scripts/device_interleave.sh BIN [tests] [bench] [alltests] [small]
-# Results go to $OUT: tests.log, narrow-<type>.json, bench.log, alltests.log, small-<type>.json.
+#   scripts/device_interleave.sh BIN [tests] [bench] [alltests] [small] [wide] [widesmall] [profile]
+# Results go to $OUT: tests.log, narrow-<type>.json, bench.log, alltests.log, small-<type>.json,
+# wide-<type>.json and wide.log.
 set -uo pipefail
 B=$(cd "${1:?usage: scripts/device_interleave.sh BIN [tests] [bench]}" && pwd)
 shift
@@ -63,5 +70,43 @@ for stage in ${@:-tests bench}; do
       done
       echo "small done after ${SECONDS}s" >> "$OUT/small.log"
       cat "$OUT/small.log" ;;
+    wide)
+      shapes=""
+      for r in 32 48 64; do
+        for n in 10000000 10000001; do shapes="$shapes,${r}x$n,${n}x$r"; done
+      done
+      for t in ${TYPES:-i8 f16 f32 f64}; do
+        $X bench --variants auto,interleave${VARIANTS:+,$VARIANTS} --shapes "${shapes#,}" --dtype $t --reps 10 \
+          --json "$OUT/wide-$t.json" 2>/dev/null | grep -E '^\| ' >> "$OUT/wide.log"
+      done
+      echo "wide done after ${SECONDS}s" >> "$OUT/wide.log"
+      cat "$OUT/wide.log" ;;
+    widesmall)
+      shapes=""
+      for r in 32 48 64; do
+        for n in 1000000 1000001; do shapes="$shapes,${r}x$n,${n}x$r"; done
+      done
+      for t in ${TYPES:-i8 f16 f32 f64}; do
+        $X bench --variants auto,interleave --shapes "${shapes#,}" --dtype $t --reps 20 \
+          --json "$OUT/widesmall-$t.json" 2>/dev/null | grep -E '^\| ' >> "$OUT/widesmall.log"
+      done
+      echo "widesmall done after ${SECONDS}s" >> "$OUT/widesmall.log"
+      cat "$OUT/widesmall.log" ;;
+    profile)
+      IFS=';' read -ra cases <<< "${CASES:-64x10000001 i8;10000001x64 i8;64x10000000 i8;10000000x64 i8}"
+      for c in "${cases[@]}"; do
+        read -r shape t <<< "$c"
+        echo "== $shape $t"
+        timeout 120 ncu --kernel-name regex:interleave --launch-skip 1 --launch-count 1 --section SpeedOfLight \
+          --section MemoryWorkloadAnalysis --section Occupancy --section WarpStateStats --section LaunchStats \
+          --print-summary none $X bench --variants interleave --shapes "$shape" --dtype "$t" --reps 1 --warmup 1 2>&1 |
+          grep -vE "^==PROF==|^\s*$|----|^          " | cut -c1-160 | head -120
+        timeout 120 ncu --kernel-name regex:interleave --launch-skip 1 --launch-count 1 \
+          --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,dram__bytes_read.sum,dram__bytes_write.sum' \
+          --print-summary none $X bench --variants interleave --shapes "$shape" --dtype "$t" --reps 1 --warmup 1 2>&1 |
+          grep -E "stalled|sectors|dram__|error|ERROR" | sort -k3 -g -r | head -20
+      done > "$OUT/profile.log" 2>&1
+      echo "profile done after ${SECONDS}s" >> "$OUT/profile.log"
+      tail -3 "$OUT/profile.log" ;;
   esac
 done

@@ -410,10 +410,10 @@ status configure_narrow(plan_data& pd, std::string* why) {
   return status::kSuccess;
 }
 
-// interleave (kernels/interleave.cuh): a short side of 2..16 elements of 1 to 8 bytes, kept
-// dense (the other side's rows may have any leading dimension), one matrix, 16-byte aligned pointers.
-// One warp per tile of 32 blocks of 16 / S elements of the long side (unzip into unaligned rows:
-// tiles 31 blocks apart), four warps a block.
+// interleave (kernels/interleave.cuh): a short side of 2..16, 32, 48 or 64 elements of 1 to 8 bytes,
+// kept dense (the other side's rows may have any leading dimension), one matrix, 16-byte aligned
+// pointers. One warp per tile of P blocks of 16 / S elements of the long side (P = 32 / row groups,
+// kernels/tile_shapes.hpp; unzip into unaligned rows: tiles P - 1 blocks apart), four warps a block.
 status configure_interleave(plan_data& pd, std::string* why) {
   const auto& m = pd.mat;
   const int s = pd.prob.elem_bytes;
@@ -424,33 +424,32 @@ status configure_interleave(plan_data& pd, std::string* why) {
     return fail(status::kVariantNotApplicable, why,
                 fmt::format("interleave moves one matrix (this problem is a batch of {}; name narrow or reg_batch)",
                             m.batch));
-  constexpr int kMax = 16;  // kInterleaveMaxShort in kernels/interleave.cuh
   bool wide_in;
-  if (m.rows >= 2 && m.rows <= kMax && m.ld_out == m.rows) {
+  if (interleave_short_side(m.rows) && m.ld_out == m.rows) {
     wide_in = true;  // a few long input rows; the output is one dense run
-  } else if (m.cols >= 2 && m.cols <= kMax && m.ld_in == m.cols) {
+  } else if (interleave_short_side(m.cols) && m.ld_in == m.cols) {
     wide_in = false;  // the input is one dense run of short rows
   } else {
     return fail(status::kVariantNotApplicable, why,
-                fmt::format("interleave needs a side of 2 to {} elements whose matrix is dense (rows {} with ld_out {}, "
-                            "or cols {} with ld_in {})",
-                            kMax, m.rows, m.ld_out, m.cols, m.ld_in));
+                fmt::format("interleave needs a side of 2 to 16, 32, 48 or 64 elements whose matrix is dense (rows {} "
+                            "with ld_out {}, or cols {} with ld_in {})",
+                            m.rows, m.ld_out, m.cols, m.ld_in));
   }
   const std::int64_t lng = wide_in ? m.cols : m.rows;
-  const bool lend = !wide_in && m.ld_out % (16 / s) != 0;  // the kernel's step: 31 blocks for unaligned rows
-  const std::int64_t tiles = ceil_div(lng, (lend ? 31LL : 32LL) * (16 / s));
-  const std::int64_t blocks = ceil_div(tiles, 4);  // kInterleaveThreads / 32 warps, one tile each
+  const int p = interleave_tile_blocks(static_cast<int>(wide_in ? m.rows : m.cols));
+  const bool lend = !wide_in && m.ld_out % (16 / s) != 0;  // the kernel's step: P - 1 blocks for unaligned rows
+  const std::int64_t step = (lend ? p - 1 : p) * (16 / s);
+  const std::int64_t blocks = ceil_div(ceil_div(lng, step), kInterleaveThreads / 32);  // one tile a warp
   if (blocks > kMaxGridX)
     return fail(status::kVariantNotApplicable, why,
-                fmt::format("interleave launches one warp per {} elements; {} is too long a side",
-                            (lend ? 31 : 32) * (16 / s), lng));
+                fmt::format("interleave launches one warp per {} elements; {} is too long a side", step, lng));
   pd.launch = {};
-  pd.launch.block_x = 128;  // kInterleaveThreads
+  pd.launch.block_x = kInterleaveThreads;
   pd.launch.grid_x = blocks;
   pd.launch.wide_in = wide_in;
   pd.align_bytes = 16;
-  pd.launch_note = fmt::format("{} {} rows, tiles of 32 x {} elements, one per warp",
-                               wide_in ? "zip" : "unzip", wide_in ? m.rows : m.cols, 16 / s);
+  pd.launch_note = fmt::format("{} {} rows, tiles of {} x {} elements, one per warp", wide_in ? "zip" : "unzip",
+                               wide_in ? m.rows : m.cols, p, 16 / s);
   return status::kSuccess;
 }
 

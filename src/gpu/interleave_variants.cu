@@ -1,6 +1,6 @@
 // Launch of interleave (kernels/interleave.cuh; its launch shape: configure.cpp configure_interleave).
-// A translation unit of its own: 120 instantiations (1-, 2-, 4- and 8-byte elements x short sides
-// 2..16 x both directions).
+// A translation unit of its own: 144 instantiations (1-, 2-, 4- and 8-byte elements x short sides
+// 2..16, 32, 48 and 64 x both directions).
 #include <utility>
 
 #include "gpu/common.cuh"
@@ -22,8 +22,8 @@ status run_interleave(const plan_data& pd, const void* in, void* out, CUstream_s
         kernel<<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(src, dst, pd.mat);
         st = status::kSuccess;
       };
-      (one.template operator()<Rs + 2>(), ...);
-    }(std::make_integer_sequence<int, kInterleaveMaxShort - 1>{});
+      (one.template operator()<Rs>(), ...);
+    }(std::integer_sequence<int, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 32, 48, 64>{});
   };
   switch (pd.prob.elem_bytes) {
     case 1: launch.template operator()<1>(); break;

@@ -3,6 +3,9 @@
 #include "plan/narrow_rules.hpp"
 
 #include <algorithm>
+#include <string_view>
+
+#include "gpu/kernels/tile_shapes.hpp"  // interleave_short_side: the sides interleave takes
 
 namespace xpose::detail {
 namespace {
@@ -93,6 +96,31 @@ constexpr narrow_rule kNarrowRules[] = {
     {4, 4, false, 3, 3, -1, 11, "interleave",
      "f32 matrix of 3-element input rows, a few MiB: the dense run split into rows in registers (H200 10^6 x 3 / "
      "1000001 x 3: 127.9 / 128.7% of copy vs 82.0 / 104.5 before)"},
+    // interleave in row groups (twenty-sixth session, H200 2026-12-02, one call, --reps 10, by name
+    // against auto; docs/performance.md "Twenty-sixth session", results/wide-*-2026-12-02a.json): short
+    // sides of 32, 48 and 64 (narrow_rule_for skips the sides between, which interleave does not take),
+    // the long side 10^7 or 10000001, gains of 4 points or more.
+    {1, 1, true, 32, 64, 0, 305, "interleave",
+     "i8 matrix of 32, 48 or 64 long rows, odd long side: rows interleaved in registers, 16 rows a lane (H200 32 / 48 "
+     "/ 64 x 10000001: 85.4 / 84.1 / 83.4% of copy vs 52.6 / 47.0 / 67.2 before)"},
+    {1, 1, false, 32, 64, 0, 305, "interleave",
+     "i8 matrix of 32-, 48- or 64-element input rows, odd long side: the dense run split into rows in registers "
+     "(H200 10000001 x 32 / 48 / 64: 81.4 / 79.0 / 75.1% of copy vs 51.3 / 52.5 / 46.6 before)"},
+    {2, 2, true, 32, 64, 0, 610, "interleave",
+     "f16 matrix of 32, 48 or 64 long rows, odd long side: rows interleaved in registers, 16 rows a lane (H200 32 / 48 "
+     "/ 64 x 10000001: 88.7 / 87.0 / 85.9% of copy vs 66.6 / 67.3 / 71.6 before)"},
+    {2, 2, false, 32, 64, 0, 610, "interleave",
+     "f16 matrix of 32-, 48- or 64-element input rows, odd long side: the dense run split into rows in registers "
+     "(H200 10000001 x 32 / 48 / 64: 85.1 / 81.2 / 76.9% of copy vs 73.8 / 71.0 / 60.6 before)"},
+    {2, 2, false, 32, 32, 1, 610, "interleave",
+     "f16 matrix of 32-element input rows, whole long side: the dense run split into rows in registers (H200 10^7 x "
+     "32: 94.3% of copy vs 90.0 before; x 48 / 64 within 2.2 points: not taken)"},
+    {4, 4, true, 32, 32, 0, 1220, "interleave",
+     "f32 matrix of 32 long rows, odd long side: rows interleaved in registers (H200 32 x 10000001: 89.3% of copy vs "
+     "permute_runs 84.4; 48 / 64 x 10000001 +3.1 / +1.7: not taken)"},
+    {8, 8, true, 64, 64, 1, 4882, "interleave",
+     "f64 matrix of 64 long rows, whole long side: rows interleaved in registers (H200 64 x 10^7: 91.9% of copy vs "
+     "82.7 before; 32 / 48 x 10^7 +0.4 / -3.9: not taken)"},
     {8, 16, false, 16, 48, -1, 1220, "tiled_skew",
      "narrow 8- or 16-byte matrix, input rows of 16-48 elements: the classic tile, output rows staggered to sectors "
      "(H200 10000001 x 16 / 10000001 x 48 f64: 92.9 / 89.4% of copy vs 80.1 / 78.2 before; 1e7 x 16 c128 97.6 vs 90.2)"},
@@ -162,7 +190,7 @@ const narrow_rule* narrow_rule_for(const plan_data& pd) {
   // not measured, only the rules for either match).
   const int whole = len % 16 == 0 ? 1 : s < 16 && len * s % 16 == 0 ? 2 : 0;
   for (const narrow_rule& r : kNarrowRules)
-    if (s >= r.elem_lo && s <= r.elem_hi && short_rows == r.short_rows && side >= r.side_lo && side <= r.side_hi &&
+    if ((std::string_view(r.variant) != "interleave" || gpu::interleave_short_side(side)) && s >= r.elem_lo && s <= r.elem_hi && short_rows == r.short_rows && side >= r.side_lo && side <= r.side_hi &&
         (r.whole < 0 || r.whole == whole) && mib >= r.min_mib && mib <= r.max_mib)
       return &r;
   return nullptr;

@@ -175,19 +175,22 @@ void aligned_transposes(const std::string& variant, std::uint64_t seed, bool who
   }
 }
 
-// Random narrow transposes through interleave, both ways: short dense sides of 2-16 elements of 1,
-// 2, 4 and 8 bytes, long sides from a few elements (the element-by-element tail only) to 10^5 (many
-// warp tiles), any leading dimension on the long rows (every row misalignment), and pointers at
-// whole 16-byte offsets or not (refused: nothing may be written).
+// Random narrow transposes through interleave, both ways: short dense sides of 2-16, 32, 48 and 64
+// elements of 1, 2, 4 and 8 bytes, long sides from a few elements (the element-by-element tail
+// only) to 10^5 (many warp tiles), any leading dimension on the long rows (every row misalignment),
+// and pointers at whole 16-byte offsets or not (refused: nothing may be written), as are sides of
+// 17 and 33.
 TEST(GpuRandom, InterleaveNarrow) {
   XPOSE_REQUIRE_GPU();
   std::mt19937_64 rng(20261202);
   const int sizes[] = {1, 2, 4, 8};
   auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
-  for (int c = 0; c < 800; ++c) {
+  for (int c = 0; c < 1000; ++c) {
     const int eb = sizes[c % 4];
     const std::int64_t v = 16 / eb;
-    const std::int64_t shrt = pick(2, c % 25 == 0 ? 17 : 16);  // 17: refused
+    const std::int64_t shrt = c % 25 == 0 ? 17 + 16 * pick(0, 1)       // refused
+                              : c % 3 == 1 ? 16 * pick(2, 4)           // groups of 16 rows
+                                           : pick(2, 16);
     const int lc = c / 8 % 4;  // (sizes, directions and lengths each take every combination)
     const std::int64_t lng = lc == 0 ? pick(20000, 100000) : lc == 1 ? pick(1, 40 * v) : pick(1, 3000);
     const bool zip = c / 4 % 2 == 0;

@@ -58,7 +58,7 @@ void check_transpose(const std::string& variant, const xpose::transpose_desc& d,
       variant == "reg_batch" || variant == "tma_tile";
   // skew_tile refuses 16-byte elements (one element is a whole vector: fast_tile's case).
   const bool refused = (variant == "narrow" && ps == status::kVariantNotApplicable) ||
-                       // interleave takes single matrices with a dense side of 2-16 elements of 1-8 bytes
+                       // interleave takes single matrices with a dense side of 2-16, 32, 48 or 64 elements of 1-8 bytes
                        (variant == "interleave" && ps == status::kVariantNotApplicable) ||
                        (variant == "skew_tile" && d.elem_bytes == 16 && ps == status::kVariantNotApplicable) ||
                        // tiled_skew refuses 1-byte elements (a stagger of up to 31 rows)

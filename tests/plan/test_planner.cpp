@@ -309,7 +309,17 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({3, 100001}, {1, 0}), 1), "narrow"},         // 0.3 MB: launch-bound, not taken
       {with(pdesc({3, 40000000}, {1, 0}), 8), "interleave"},  // kNarrowRules (3 x 1e7: 99.2 vs 88.6)
       {with(pdesc({3, 40000001}, {1, 0}), 16), "permute_packed"},
-      {with(pdesc({64, 10000000}, {1, 0}), 8), "narrow"},
+      {with(pdesc({64, 10000000}, {1, 0}), 8), "interleave"},  // kNarrowRules (91.9 vs narrow 82.7)
+      {with(pdesc({64, 1000000}, {1, 0}), 8), "narrow"},       // below the size measured
+      // interleave in row groups: sides of 32, 48 and 64 with an odd long side; the sides between
+      // keep the rows that follow (interleave does not take them)
+      {with(pdesc({48, 10000001}, {1, 0}), 1), "interleave"},
+      {with(pdesc({40, 10000001}, {1, 0}), 1), "permute_box"},
+      {with(pdesc({10000001, 64}, {1, 0}), 1), "interleave"},
+      {with(pdesc({10000001, 32}, {1, 0}), 2), "interleave"},
+      {with(pdesc({10000000, 32}, {1, 0}), 2), "interleave"},
+      {with(pdesc({32, 10000001}, {1, 0}), 4), "interleave"},
+      {with(pdesc({48, 10000001}, {1, 0}), 4), "permute_runs"},  // +3.1 only: not taken
       {with(pdesc({10000000, 48}, {1, 0}), 16), "tiled_skew"},  // kNarrowRules (94.4 vs narrow 94.1)
       // ... but 8-byte ones with a side of 32 or 48: fast_tile (its 32 x 32 tiles whole or 3/4 full)
       {with(pdesc({48, 10000000}, {1, 0}), 8), "fast_tile"},
@@ -851,10 +861,26 @@ TEST_F(GpuPlanner, InterleavePreconditions) {
   d.ld_out = 1008;
   ASSERT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kSuccess) << why;
   expect_grid(pd, ceil_div(ceil_div(1000, 32 * 8), 4), 1, 1);
-  // Refused: a short side of 17, a strided short side, 16-byte elements, batches.
-  d = tdesc(17, 1000, 1);
-  EXPECT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kVariantNotApplicable);
-  EXPECT_NE(why.find("a side of 2 to 16 elements"), std::string::npos) << why;
+  // Short sides of 32, 48 and 64 in groups of 16 rows: tiles of 16, 10 and 8 blocks (unzip into
+  // unaligned rows: 15, 9 and 7 apart).
+  d = tdesc(48, 10000001, 1);
+  ASSERT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kSuccess) << why;
+  EXPECT_TRUE(pd.launch.wide_in);
+  expect_grid(pd, ceil_div(ceil_div(10000001, 10 * 16), 4), 1, 1);
+  d = tdesc(10000001, 64, 2);
+  d.ld_out = 10000001;
+  ASSERT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kSuccess) << why;
+  EXPECT_FALSE(pd.launch.wide_in);
+  expect_grid(pd, ceil_div(ceil_div(10000001, 7 * 8), 4), 1, 1);
+  d = tdesc(10000000, 32, 4);
+  ASSERT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, ceil_div(ceil_div(10000000, 16 * 4), 4), 1, 1);
+  // Refused: short sides of 17, 33 and 63, a strided short side, 16-byte elements, batches.
+  for (std::int64_t r : {17, 33, 63}) {
+    d = tdesc(r, 1000, 1);
+    EXPECT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kVariantNotApplicable) << r;
+    EXPECT_NE(why.find("a side of 2 to 16, 32, 48 or 64 elements"), std::string::npos) << why;
+  }
   d = tdesc(4, 1000, 1);
   d.ld_out = 5;
   EXPECT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kVariantNotApplicable);

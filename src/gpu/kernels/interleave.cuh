@@ -1,4 +1,4 @@
-// interleave: narrow transposes with a short side of 2..16 elements of 1 to 8 bytes, e.g.
+// interleave: narrow transposes with a short side of 2..16, 32, 48 or 64 elements of 1 to 8 bytes, e.g.
 // 3 x 10000001 bytes -> 10000001 x 3, or the reverse. With R the short side and N the long one:
 //   zip   (WideIn: R input rows of N elements, ld_in anything; output N x R dense): the R rows are
 //         interleaved into one contiguous run, out[x * R + r] = in[r * ld_in + x];
@@ -37,8 +37,16 @@
 // The last tiles (within 33 V elements of the end) are moved element by element, as are whole
 // matrices too short for one tile.
 //
+// Short sides of 32, 48 and 64 (G = 2, 3, 4 groups of RG = 16 rows; twenty-sixth session): 64 rows
+// would be 256 words a lane, so each group of 16 rows takes 32 / G lanes (P of them: 16, 10, 8) and
+// a tile is P blocks. Lane (g, b) transposes rows 16 g .. 16 g + 15 of block b exactly as a short side
+// of 16 would (the same byte map), and its 16 vectors are the group's part of each long-side element:
+// 16 S bytes, whole vectors, at k g within the element's R S / 16 (ilv::dense_index). The row side's
+// R (P + 1) chunks are spread over the whole warp; unzip's tiles step by P - 1 blocks where rows are
+// unaligned. Everything else is the one-group kernel's, with 32 replaced by P.
+//
 // Launch: block kInterleaveThreads, grid ceil(tiles / warps per block), one tile per warp. Static
-// shared memory: max(33 R, 32 RP) 16-byte slots per warp. Needs 16-byte aligned pointers, one matrix
+// shared memory: max(R (P + 1), P RP) 16-byte slots per warp. Needs 16-byte aligned pointers, one matrix
 // (batch 1), and the short side dense (configure_interleave).
 #pragma once
 
@@ -48,14 +56,13 @@
 
 #include "gpu/common.cuh"
 #include "gpu/kernels/chunk_ops.cuh"  // funnel_down, copy_chunk_async
+#include "gpu/kernels/tile_shapes.hpp"
 
 namespace xpose::detail::gpu {
 
-// Four warps a block: R = 16 takes 34 KiB of static shared memory (4 x 544 slots), under the 48 KiB
-// a block may have without opting in, and 80-118 registers a thread, so 4-6 blocks fit an SM.
-inline constexpr int kInterleaveThreads = 128;
-// The longest short side: a lane holds the block's 4 R words in registers (R = 16: 64 of them).
-inline constexpr int kInterleaveMaxShort = 16;
+// Block shape and row groups: kInterleaveThreads and interleave_groups in kernels/tile_shapes.hpp.
+// R = 16 takes 34 KiB of static shared memory (4 warps x 544 slots), under the 48 KiB a block may
+// have without opting in (R = 64: 36 KiB), and 80-118 registers a thread, so 4-6 blocks fit an SM.
 
 namespace ilv {
 
@@ -133,42 +140,73 @@ __device__ __forceinline__ void store_chunk_bytes(unsigned char* c, const uint4&
 
 }  // namespace ilv
 
+namespace ilv {
+
+// Where vector v of lane (g, b)'s block goes in the tile's dense run of 16-byte vectors. One group
+// (R <= 16): block b's V x R elements are the run's vectors b R .. b R + R - 1 in order. G groups of
+// RG = 16 rows: the block's vectors are laid out as if the short side were RG (the byte map's
+// order), k = RG S / 16 of them per long-side element, and the element's R values take K = R S / 16
+// vectors of the run, group g's at k g.
+template <int S, int R, int G>
+__device__ __forceinline__ int dense_index(int b, int g, int v) {
+  if constexpr (G == 1) {
+    return b * R + v;
+  } else {
+    constexpr int k = R / G * S / 16, K = R * S / 16;
+    static_assert(R / G * S % 16 == 0, "a group's rows must be whole vectors of the dense side");
+    return b * R + (v / k) * K + g * k + v % k;
+  }
+}
+
+}  // namespace ilv
+
 template <int S, int R, bool WideIn>
 __global__ void __launch_bounds__(kInterleaveThreads)
     interleave_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, matrix_view m) {
   static_assert(S == 1 || S == 2 || S == 4 || S == 8);
-  static_assert(R >= 2 && R <= kInterleaveMaxShort);
+  static_assert(interleave_short_side(R));
   constexpr int V = 16 / S;                 // long-side elements per block (one vector of a row)
-  constexpr int RP = R | 1;                 // slots per lane in the dense-side buffer (odd)
+  constexpr int G = interleave_groups(R);   // row groups
+  constexpr int RG = R / G;                 // rows a lane holds
+  constexpr int P = interleave_tile_blocks(R);  // lanes a group has: the tile's blocks
+  constexpr int A = P * G;                  // lanes with a block (30 for R = 48)
+  constexpr int RP = R | 1;                 // slots per block in the dense-side buffer (odd)
   constexpr int kWarps = kInterleaveThreads / 32;
-  constexpr int kSlots = 33 * R > 32 * RP ? 33 * R : 32 * RP;
-  using M = ilv::byte_map<S, R, WideIn>;
+  constexpr int kRowSlots = R * (P + 1), kDense = P * R;  // the row side's chunks; the dense side's vectors
+  constexpr int kSlots = kRowSlots > P * RP ? kRowSlots : P * RP;
+  using M = ilv::byte_map<S, RG, WideIn>;
   __shared__ uint4 stage[kWarps][kSlots];
+  auto slot = [](int q) { return (q / R) * RP + q % R; };  // dense-run vector q's slot
 
   const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+  const bool active = lane < A;
+  // Lane (g, b) moves rows g RG .. g RG + RG - 1 of block b; idle lanes shadow the last active one
+  // (they take part in the warp's copies and shuffles but store nothing of their own).
+  const int g = active ? lane / P : G - 1, b = active ? lane % P : P - 1;
   uint4* buf = stage[warp];
   const std::int64_t n = WideIn ? m.cols : m.rows;        // the long extent
   const std::int64_t ld = WideIn ? m.ld_in : m.ld_out;    // the row side's leading dimension
-  // Long-side elements a tile steps by: 32 blocks, but 31 for unzip into rows that are not all
-  // aligned: there lane 31 only lends its vector to lane 30 (the next tile's lane 0 moves that
-  // block), so that every aligned chunk of an output row is stored whole by one lane.
+  // Long-side elements a tile steps by: P blocks, but P - 1 for unzip into rows that are not all
+  // aligned: there a group's last lane only lends its vector to the lane before (the next tile's
+  // first lane moves that block), so that every aligned chunk of an output row is stored whole by one lane.
   const bool lend = !WideIn && ld % V != 0;
-  const std::int64_t step = (lend ? 31 : 32) * V;
+  const std::int64_t step = (lend ? P - 1 : P) * V;
   const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * kWarps + warp;
   const std::int64_t x0w = t * step;                       // the tile's first long-side element
   if (x0w >= n) return;
-  const std::int64_t x0 = x0w + lane * V;                  // this lane's block
+  const std::int64_t x0 = x0w + b * V;                     // this lane's block
 
-  // A tile is fast when its 32 blocks (and zip's 33rd aligned chunk of each row) lie inside the
+  // A tile is fast when its P blocks (and zip's extra aligned chunk of each row) lie inside the
   // matrix. The others, the last one or two, go element by element over the blocks they own
   // (warp-uniform); behind a fast unzip tile, each row's first V - s_r elements are already stored
-  // (the fast tile's lane 30 stored that chunk whole).
-  auto fast = [&](std::int64_t x) { return x + 32 * V + (WideIn ? V : 0) <= n; };
+  // (the fast tile's lane P - 2 of the row's group stored that chunk whole).
+  auto fast = [&](std::int64_t x) { return x + P * V + (WideIn ? V : 0) <= n; };
   if (!fast(x0w)) {
-    if (lane * V >= step) return;
+    if (!active || b * V >= step) return;
     const bool behind_fast = lend && t > 0 && fast(x0w - step);
 #pragma unroll
-    for (int r = 0; r < R; ++r) {
+    for (int rr = 0; rr < RG; ++rr) {
+      const int r = g * RG + rr;
       const int s = static_cast<int>((r * ld) & (V - 1));
       const std::int64_t from = behind_fast && s != 0 ? x0w + V - s : x0w;
       for (int c = 0; c < V; ++c) {
@@ -182,62 +220,83 @@ __global__ void __launch_bounds__(kInterleaveThreads)
     return;
   }
 
-  std::uint32_t w[4 * R];  // the block: row r's vector (zip) or the dense side's vector r (unzip)
+  std::uint32_t w[4 * RG];  // the block: row r's vector (zip) or the dense side's vector r (unzip)
   if constexpr (WideIn) {
-    // Rows: the 33 aligned chunks of row r from element x0w - s_r, into slots r * 33 + k.
+    // Rows: the P + 1 aligned chunks of row r from element x0w - s_r, into slots r (P + 1) + k.
+    if constexpr (G == 1) {
 #pragma unroll
-    for (int r = 0; r < R; ++r) {
-      const int s = static_cast<int>((r * ld) & (V - 1));
-      const unsigned char* row = in + (r * ld + x0w - s) * S;
-      copy_chunk_async(&buf[r * 33 + lane], row + lane * 16);
-      if (s != 0 && lane == 0) copy_chunk_async(&buf[r * 33 + 32], row + 32 * 16);
+      for (int r = 0; r < R; ++r) {
+        const int s = static_cast<int>((r * ld) & (V - 1));
+        const unsigned char* row = in + (r * ld + x0w - s) * S;
+        copy_chunk_async(&buf[r * 33 + lane], row + lane * 16);
+        if (s != 0 && lane == 0) copy_chunk_async(&buf[r * 33 + 32], row + 32 * 16);
+      }
+    } else {  // the R (P + 1) chunks spread over the whole warp
+#pragma unroll
+      for (int i = 0; i < (kRowSlots + 31) / 32; ++i) {
+        const int c = i * 32 + lane, r = c / (P + 1), k = c % (P + 1);
+        const int s = static_cast<int>((r * ld) & (V - 1));
+        if ((kRowSlots % 32 == 0 || c < kRowSlots) && (k < P || s != 0))
+          copy_chunk_async(&buf[c], in + (r * ld + x0w - s) * S + k * 16);
+      }
     }
     wait_chunks_async();
     __syncwarp();
 #pragma unroll
-    for (int r = 0; r < R; ++r) {
+    for (int rr = 0; rr < RG; ++rr) {
+      const int r = g * RG + rr;
       const int s = static_cast<int>((r * ld) & (V - 1));
-      uint4 v = buf[r * 33 + lane];
-      if (s != 0) v = funnel_down(v, buf[r * 33 + lane + 1], s * S);
-      w[4 * r] = v.x, w[4 * r + 1] = v.y, w[4 * r + 2] = v.z, w[4 * r + 3] = v.w;
+      uint4 v = buf[r * (P + 1) + b];
+      if (s != 0) v = funnel_down(v, buf[r * (P + 1) + b + 1], s * S);
+      w[4 * rr] = v.x, w[4 * rr + 1] = v.y, w[4 * rr + 2] = v.z, w[4 * rr + 3] = v.w;
     }
     __syncwarp();  // every lane has its rows before the buffer takes the dense side
-    ilv::static_for<R>([&](auto v) { buf[lane * RP + v] = ilv::gather_vec<M, 16 * decltype(v)::value>(w); });
+    if (active)
+      ilv::static_for<RG>([&](auto v) {
+        constexpr int vi = decltype(v)::value;
+        buf[slot(ilv::dense_index<S, R, G>(b, g, vi))] = ilv::gather_vec<M, 16 * vi>(w);
+      });
     __syncwarp();
-    unsigned char* run = out + x0w * R * S;  // the tile's dense output: 32 R vectors
+    unsigned char* run = out + x0w * R * S;  // the tile's dense output: P R vectors
 #pragma unroll
-    for (int i = 0; i < R; ++i) {
-      const int k = i * 32 + lane;
-      store_vec16(run + k * 16, buf[(k / R) * RP + k % R]);
+    for (int i = 0; i < (kDense + 31) / 32; ++i) {
+      const int q = i * 32 + lane;
+      if (kDense % 32 == 0 || q < kDense) store_vec16(run + q * 16, buf[slot(q)]);
     }
   } else {
-    const unsigned char* run = in + x0w * R * S;  // the tile's dense input: 32 R vectors
+    const unsigned char* run = in + x0w * R * S;  // the tile's dense input: P R vectors
 #pragma unroll
-    for (int i = 0; i < R; ++i) {
-      const int k = i * 32 + lane;
-      copy_chunk_async(&buf[(k / R) * RP + k % R], run + k * 16);
+    for (int i = 0; i < (kDense + 31) / 32; ++i) {
+      const int q = i * 32 + lane;
+      if (kDense % 32 == 0 || q < kDense) copy_chunk_async(&buf[slot(q)], run + q * 16);
     }
     wait_chunks_async();
     __syncwarp();
 #pragma unroll
-    for (int v = 0; v < R; ++v) {
-      const uint4 d = buf[lane * RP + v];
+    for (int v = 0; v < RG; ++v) {
+      const uint4 d = buf[slot(ilv::dense_index<S, R, G>(b, g, v))];
       w[4 * v] = d.x, w[4 * v + 1] = d.y, w[4 * v + 2] = d.z, w[4 * v + 3] = d.w;
     }
-    ilv::static_for<R>([&](auto rc) {
-      constexpr int r = decltype(rc)::value;
-      const uint4 o = ilv::gather_vec<M, 16 * r>(w);
+    ilv::static_for<RG>([&](auto rc) {
+      constexpr int rr = decltype(rc)::value;
+      const int r = g * RG + rr;  // a constant when G = 1
+      const uint4 o = ilv::gather_vec<M, 16 * rr>(w);
       const int s = static_cast<int>((r * ld) & (V - 1));
       unsigned char* p = out + (r * ld + x0) * S;  // this lane's vector of row r, s elements past a chunk
-      if (s == 0) {
-        if (!lend || lane < 31) store_vec16(p, o);
+      // The next lane's vector (the rest of the aligned chunk after p). Where rows are unaligned
+      // (lend) every lane shuffles, the groups' rows differing in s; with one group s is the same
+      // across the warp and only rows with s != 0 shuffle.
+      const bool shuffle = G == 1 ? s != 0 : lend;
+      const uint4 next = shuffle ? ilv::shfl_down_vec(o) : o;
+      if (!active) {
+      } else if (s == 0) {
+        if (!lend || b < P - 1) store_vec16(p, o);
       } else {
         const int sh = s * S;  // bytes
-        const uint4 next = ilv::shfl_down_vec(o);
         // The aligned chunk after p holds the vector's last sh bytes, then the next lane's first.
-        if (lane < 31) store_vec16(p + 16 - sh, funnel_down(o, next, 16 - sh));
+        if (b < P - 1) store_vec16(p + 16 - sh, funnel_down(o, next, 16 - sh));
         // The row's first chunk (tile 0 only): the row's first 16 - sh bytes, at its end.
-        if (lane == 0 && t == 0) ilv::store_chunk_bytes(p - sh, funnel_down(o, o, 16 - sh), sh, 16);
+        if (b == 0 && t == 0) ilv::store_chunk_bytes(p - sh, funnel_down(o, o, 16 - sh), sh, 16);
       }
     });
   }

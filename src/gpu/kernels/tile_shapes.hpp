@@ -200,4 +200,17 @@ constexpr void tma_tile_dims(int S, int* tr, int* tc) {
 }
 template <int S> constexpr int tma_tile_bytes() { return tma_tile_shape<S>::kNpo * tma_tile_shape<S>::kNpi * 128 * 128 / S; }
 
+// interleave (kernels/interleave.cuh): four warps a block, one tile per warp. A lane holds a block
+// of V = 16 / S long-side elements of up to kInterleaveGroupRows rows in registers (4 words a row:
+// 64 words at 16 rows, 80-118 registers a thread measured). Short sides of 2-16 are one group; 32,
+// 48 and 64 are 2, 3 and 4 groups of 16 rows, each group on 32 / groups lanes (48: 10 lanes a group,
+// lanes 30 and 31 idle), so a tile is 32 / groups blocks and shared memory stays at about 9 KiB a warp
+// (the tile's dense side is blocks x R vectors). Other sides above 16 are not taken: a group of 16
+// rows of S-byte elements is whole 16-byte vectors of the dense side, any other split is not.
+inline constexpr int kInterleaveThreads = 128;
+inline constexpr int kInterleaveGroupRows = 16;
+constexpr bool interleave_short_side(std::int64_t r) { return (r >= 2 && r <= 16) || r == 32 || r == 48 || r == 64; }
+constexpr int interleave_groups(int r) { return r <= kInterleaveGroupRows ? 1 : r / kInterleaveGroupRows; }
+constexpr int interleave_tile_blocks(int r) { return 32 / interleave_groups(r); }  // blocks (lanes) a group has
+
 }  // namespace xpose::detail::gpu
