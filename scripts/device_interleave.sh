@@ -2,7 +2,8 @@
 # interleave (kernels/interleave.cuh) on one GPU, with binaries built on the development machine
 # (BIN holds xpose, test_gpu and libgomp.so.1). One call:
 #   1. its tests (GpuRandom.InterleaveNarrow and every GpuVariant test of `interleave`), then the
-#      same under compute-sanitizer memcheck;
+#      same under compute-sanitizer memcheck, and RACE_FILTER (default the GpuVariant tests) under
+#      racecheck;
 #   2. issue 4's narrow shapes with a short side of 2, 3, 4, 8 and 16 against long sides of 10^7
 #      and 10^7 + 1, both ways round, 1-, 2- and 4-byte elements: `interleave` by name against `auto`
 #      (and whatever else VARIANTS adds), --reps 10;
@@ -36,6 +37,9 @@ for stage in ${@:-tests bench}; do
         echo "== memcheck (after ${SECONDS}s)"
         timeout 300 compute-sanitizer --tool memcheck $B/test_gpu --gtest_filter='*nterleave*' 2>&1 |
           grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]" | head -10
+        echo "== racecheck ${RACE_FILTER:-*GpuVariant*interleave*} (after ${SECONDS}s)"
+        timeout 300 compute-sanitizer --tool racecheck $B/test_gpu --gtest_filter="${RACE_FILTER:-*GpuVariant*interleave*}" 2>&1 |
+          grep -E "ERROR SUMMARY|RACECHECK SUMMARY|hazard|^\[  (PASSED|FAILED)  \]" | head -10
         echo "tests done after ${SECONDS}s"
       } > "$OUT/tests.log" 2>&1
       cat "$OUT/tests.log" ;;

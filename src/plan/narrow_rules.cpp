@@ -97,24 +97,33 @@ constexpr narrow_rule kNarrowRules[] = {
      "f32 matrix of 3-element input rows, a few MiB: the dense run split into rows in registers (H200 10^6 x 3 / "
      "1000001 x 3: 127.9 / 128.7% of copy vs 82.0 / 104.5 before)"},
     // interleave in row groups (twenty-sixth session, H200 2026-12-02, one call, --reps 10, by name
-    // against auto; docs/performance.md "Twenty-sixth session", results/wide-*-2026-12-02a.json): short
-    // sides of 32, 48 and 64 (narrow_rule_for skips the sides between, which interleave does not take),
-    // the long side 10^7 or 10000001, gains of 4 points or more.
+    // against auto; docs/performance.md "Twenty-sixth session", results/wide-*-2026-12-02a.json, and
+    // 10^6 / 1000001 in results/widesmall-*-2026-12-02b.json): short sides of 32, 48 and 64
+    // (narrow_rule_for skips the sides between, which interleave does not take), gains of 4 points
+    // or more. f32 48 / 64 with an odd long side gained 5.6-6.6 points at 10^6 but 3.1 to -13.4 at
+    // 10^7 (either way round): not taken.
     {1, 1, true, 32, 64, 0, 305, "interleave",
      "i8 matrix of 32, 48 or 64 long rows, odd long side: rows interleaved in registers, 16 rows a lane (H200 32 / 48 "
      "/ 64 x 10000001: 85.4 / 84.1 / 83.4% of copy vs 52.6 / 47.0 / 67.2 before)"},
     {1, 1, false, 32, 64, 0, 305, "interleave",
      "i8 matrix of 32-, 48- or 64-element input rows, odd long side: the dense run split into rows in registers "
      "(H200 10000001 x 32 / 48 / 64: 81.4 / 79.0 / 75.1% of copy vs 51.3 / 52.5 / 46.6 before)"},
-    {2, 2, true, 32, 64, 0, 610, "interleave",
+    {2, 2, true, 32, 64, 0, 61, "interleave",
      "f16 matrix of 32, 48 or 64 long rows, odd long side: rows interleaved in registers, 16 rows a lane (H200 32 / 48 "
-     "/ 64 x 10000001: 88.7 / 87.0 / 85.9% of copy vs 66.6 / 67.3 / 71.6 before)"},
+     "/ 64 x 10000001: 88.7 / 87.0 / 85.9% of copy vs 66.6 / 67.3 / 71.6 before; x 1000001: 76.6 / 74.2 / 79.0 vs 51.5 "
+     "/ 49.0 / 46.8)"},
+    {2, 2, false, 64, 64, 0, 122, "interleave",
+     "f16 matrix of 64-element input rows, odd long side, from 1000001 x 64: the dense run split into rows in "
+     "registers (H200 1000001 x 64: 78.2% of copy vs 60.7 before; x 32 / x 48 there +0.0 / +2.4)"},
     {2, 2, false, 32, 64, 0, 610, "interleave",
      "f16 matrix of 32-, 48- or 64-element input rows, odd long side: the dense run split into rows in registers "
      "(H200 10000001 x 32 / 48 / 64: 85.1 / 81.2 / 76.9% of copy vs 73.8 / 71.0 / 60.6 before)"},
     {2, 2, false, 32, 32, 1, 610, "interleave",
      "f16 matrix of 32-element input rows, whole long side: the dense run split into rows in registers (H200 10^7 x "
      "32: 94.3% of copy vs 90.0 before; x 48 / 64 within 2.2 points: not taken)"},
+    {4, 4, false, 32, 32, 1, 122, "interleave",
+     "f32 matrix of 32-element input rows, whole long side: the dense run split into rows in registers (H200 10^7 x "
+     "32: 94.4 / 94.4% of copy vs 89.6 / 89.3 before, two calls; 10^6 x 32: 92.7 vs 82.2)"},
     {4, 4, true, 32, 32, 0, 1220, "interleave",
      "f32 matrix of 32 long rows, odd long side: rows interleaved in registers (H200 32 x 10000001: 89.3% of copy vs "
      "permute_runs 84.4; 48 / 64 x 10000001 +3.1 / +1.7: not taken)"},

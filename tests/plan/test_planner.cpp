@@ -320,6 +320,10 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({10000000, 32}, {1, 0}), 2), "interleave"},
       {with(pdesc({32, 10000001}, {1, 0}), 4), "interleave"},
       {with(pdesc({48, 10000001}, {1, 0}), 4), "permute_runs"},  // +3.1 only: not taken
+      {with(pdesc({32, 1000001}, {1, 0}), 2), "interleave"},     // from 61 MiB (76.6 vs 51.5)
+      {with(pdesc({1000001, 64}, {1, 0}), 2), "interleave"},     // from 122 MiB (78.2 vs 60.7)
+      {with(pdesc({1000001, 32}, {1, 0}), 2), "narrow"},         // 78.3 both: not taken below 610 MiB
+      {with(pdesc({1000000, 32}, {1, 0}), 4), "interleave"},     // 92.7 vs 82.2
       {with(pdesc({10000000, 48}, {1, 0}), 16), "tiled_skew"},  // kNarrowRules (94.4 vs narrow 94.1)
       // ... but 8-byte ones with a side of 32 or 48: fast_tile (its 32 x 32 tiles whole or 3/4 full)
       {with(pdesc({48, 10000000}, {1, 0}), 8), "fast_tile"},
