@@ -98,13 +98,19 @@ constexpr narrow_rule kNarrowRules[] = {
      "1000001 x 3: 127.9 / 128.7% of copy vs 82.0 / 104.5 before)"},
     // interleave in row groups (twenty-sixth session, H200 2026-12-02, one call, --reps 10, by name
     // against auto; docs/performance.md "Twenty-sixth session", results/wide-*-2026-12-02a.json, and
-    // 10^6 / 1000001 in results/widesmall-*-2026-12-02b.json): short sides of 32, 48 and 64
+    // 10^6 / 1000001 in results/widesmall-*-2026-12-02b.json and -02f.json): short sides of 32, 48 and 64
     // (narrow_rule_for skips the sides between, which interleave does not take), gains of 4 points
     // or more. f32 48 / 64 with an odd long side gained 5.6-6.6 points at 10^6 but 3.1 to -13.4 at
     // 10^7 (either way round): not taken.
+    {1, 1, true, 32, 48, 0, 30, "interleave",
+     "i8 matrix of 32 or 48 long rows, odd long side, from 32 x 1000001: rows interleaved in registers (H200 32 / 48 x "
+     "1000001: 60.3 / 63.7% of copy vs 39.1 / 42.9 before; 64 x 1000001 67.1 vs 68.8: from 305 MiB only)"},
     {1, 1, true, 32, 64, 0, 305, "interleave",
      "i8 matrix of 32, 48 or 64 long rows, odd long side: rows interleaved in registers, 16 rows a lane (H200 32 / 48 "
      "/ 64 x 10000001: 85.4 / 84.1 / 83.4% of copy vs 52.6 / 47.0 / 67.2 before)"},
+    {1, 1, false, 48, 64, 0, 45, "interleave",
+     "i8 matrix of 48- or 64-element input rows, odd long side, from 1000001 x 48: the dense run split into rows in "
+     "registers (H200 1000001 x 48 / 64: 64.4 / 64.9% of copy vs 52.8 / 50.3 before; x 32 57.2 vs 55.8)"},
     {1, 1, false, 32, 64, 0, 305, "interleave",
      "i8 matrix of 32-, 48- or 64-element input rows, odd long side: the dense run split into rows in registers "
      "(H200 10000001 x 32 / 48 / 64: 81.4 / 79.0 / 75.1% of copy vs 51.3 / 52.5 / 46.6 before)"},

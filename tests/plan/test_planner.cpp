@@ -321,6 +321,9 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({32, 10000001}, {1, 0}), 4), "interleave"},
       {with(pdesc({48, 10000001}, {1, 0}), 4), "permute_runs"},  // +3.1 only: not taken
       {with(pdesc({32, 1000001}, {1, 0}), 2), "interleave"},     // from 61 MiB (76.6 vs 51.5)
+      {with(pdesc({48, 1000001}, {1, 0}), 1), "interleave"},     // i8 from 30 MiB (63.7 vs 42.9)
+      {with(pdesc({64, 1000001}, {1, 0}), 1), "permute_box"},    // ... not 64 rows there (67.1 vs 68.8)
+      {with(pdesc({1000001, 64}, {1, 0}), 1), "interleave"},     // i8 from 45 MiB (64.9 vs 50.3)
       {with(pdesc({1000001, 64}, {1, 0}), 2), "interleave"},     // from 122 MiB (78.2 vs 60.7)
       {with(pdesc({1000001, 32}, {1, 0}), 2), "narrow"},         // 78.3 both: not taken below 610 MiB
       {with(pdesc({1000000, 32}, {1, 0}), 4), "interleave"},     // 92.7 vs 82.2
