@@ -179,10 +179,11 @@ __global__ void __launch_bounds__(kInterleaveThreads)
   auto slot = [](int q) { return (q / R) * RP + q % R; };  // dense-run vector q's slot
 
   const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
-  const bool active = lane < A;
+  const bool active = G == 1 || lane < A;
   // Lane (g, b) moves rows g RG .. g RG + RG - 1 of block b; idle lanes shadow the last active one
-  // (they take part in the warp's copies and shuffles but store nothing of their own).
-  const int g = active ? lane / P : G - 1, b = active ? lane % P : P - 1;
+  // (they take part in the warp's copies and shuffles but store nothing of their own). One group:
+  // lane l, block l (spelt so, the one-group kernels compile to the code measured before groups).
+  const int g = G == 1 ? 0 : active ? lane / P : G - 1, b = G == 1 ? lane : active ? lane % P : P - 1;
   uint4* buf = stage[warp];
   const std::int64_t n = WideIn ? m.cols : m.rows;        // the long extent
   const std::int64_t ld = WideIn ? m.ld_in : m.ld_out;    // the row side's leading dimension
@@ -254,7 +255,8 @@ __global__ void __launch_bounds__(kInterleaveThreads)
     if (active)
       ilv::static_for<RG>([&](auto v) {
         constexpr int vi = decltype(v)::value;
-        buf[slot(ilv::dense_index<S, R, G>(b, g, vi))] = ilv::gather_vec<M, 16 * vi>(w);
+        if constexpr (G == 1) buf[b * RP + vi] = ilv::gather_vec<M, 16 * vi>(w);
+        else buf[slot(ilv::dense_index<S, R, G>(b, g, vi))] = ilv::gather_vec<M, 16 * vi>(w);
       });
     __syncwarp();
     unsigned char* run = out + x0w * R * S;  // the tile's dense output: P R vectors
@@ -274,7 +276,7 @@ __global__ void __launch_bounds__(kInterleaveThreads)
     __syncwarp();
 #pragma unroll
     for (int v = 0; v < RG; ++v) {
-      const uint4 d = buf[slot(ilv::dense_index<S, R, G>(b, g, v))];
+      const uint4 d = buf[G == 1 ? b * RP + v : slot(ilv::dense_index<S, R, G>(b, g, v))];
       w[4 * v] = d.x, w[4 * v + 1] = d.y, w[4 * v + 2] = d.z, w[4 * v + 3] = d.w;
     }
     ilv::static_for<RG>([&](auto rc) {
@@ -286,17 +288,27 @@ __global__ void __launch_bounds__(kInterleaveThreads)
       // The next lane's vector (the rest of the aligned chunk after p). Where rows are unaligned
       // (lend) every lane shuffles, the groups' rows differing in s; with one group s is the same
       // across the warp and only rows with s != 0 shuffle.
-      const bool shuffle = G == 1 ? s != 0 : lend;
-      const uint4 next = shuffle ? ilv::shfl_down_vec(o) : o;
-      if (!active) {
-      } else if (s == 0) {
-        if (!lend || b < P - 1) store_vec16(p, o);
-      } else {
-        const int sh = s * S;  // bytes
-        // The aligned chunk after p holds the vector's last sh bytes, then the next lane's first.
-        if (b < P - 1) store_vec16(p + 16 - sh, funnel_down(o, next, 16 - sh));
-        // The row's first chunk (tile 0 only): the row's first 16 - sh bytes, at its end.
-        if (b == 0 && t == 0) ilv::store_chunk_bytes(p - sh, funnel_down(o, o, 16 - sh), sh, 16);
+      if constexpr (G == 1) {
+        if (s == 0) {
+          if (!lend || b < P - 1) store_vec16(p, o);
+        } else {
+          const int sh = s * S;  // bytes
+          const uint4 next = ilv::shfl_down_vec(o);
+          // The aligned chunk after p holds the vector's last sh bytes, then the next lane's first.
+          if (b < P - 1) store_vec16(p + 16 - sh, funnel_down(o, next, 16 - sh));
+          // The row's first chunk (tile 0 only): the row's first 16 - sh bytes, at its end.
+          if (b == 0 && t == 0) ilv::store_chunk_bytes(p - sh, funnel_down(o, o, 16 - sh), sh, 16);
+        }
+      } else {  // the same, but every lane shuffles (the groups' rows differ in s) and idle lanes store nothing
+        const uint4 next = lend ? ilv::shfl_down_vec(o) : o;
+        if (!active) {
+        } else if (s == 0) {
+          if (!lend || b < P - 1) store_vec16(p, o);
+        } else {
+          const int sh = s * S;
+          if (b < P - 1) store_vec16(p + 16 - sh, funnel_down(o, next, 16 - sh));
+          if (b == 0 && t == 0) ilv::store_chunk_bytes(p - sh, funnel_down(o, o, 16 - sh), sh, 16);
+        }
       }
     });
   }
