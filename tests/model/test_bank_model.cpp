@@ -951,3 +951,70 @@ TEST(BankModelHardware, TotalMatchesTheFullCount) {
 
 }  // namespace
 }  // namespace xpose::model
+
+namespace xpose::model {
+namespace {
+
+// interleave's short sides of 32, 48 and 64 (kernels/interleave.cuh): lane (g, b) holds rows 16 g ..
+// 16 g + 15 of block b (V = 16 / S long-side elements) as 16 vectors in the byte map's order, as if
+// the short side were 16; interleave_dense_index places each in the tile's dense run and
+// interleave_slot in shared memory. Checked here against the transpose itself (every element's byte
+// offset in the dense output), as a permutation of the run, and by the bank model: the lane-indexed
+// accesses (zip's stores of a lane's vectors, unzip's loads) are conflict-free (4 wavefronts for 32
+// lanes x 16 bytes) for 32 and 64, and for 48 of 2-byte elements; 48 of 1-, 4- and 8-byte elements
+// take up to 6 (10 lanes a group: a phase of 8 lanes spans two groups, whose slots collide). The
+// linear accesses are at the floor for all: a block's R >= 32 slots skip one slot only per 32.
+template <int S, int R>
+void grouped_dense_side(int want_lane_worst, int want_linear_worst) {
+  using xpose::detail::gpu::interleave_dense_index;
+  using xpose::detail::gpu::interleave_groups;
+  using xpose::detail::gpu::interleave_slot;
+  using xpose::detail::gpu::interleave_tile_blocks;
+  constexpr int V = 16 / S, G = interleave_groups(R), P = interleave_tile_blocks(R);
+  SCOPED_TRACE(fmt::format("S {} R {}", S, R));
+  std::vector<int> seen(P * R, 0);
+  for (int b = 0; b < P; ++b)
+    for (int g = 0; g < G; ++g)
+      for (int c = 0; c < V; ++c)
+        for (int rr = 0; rr < 16; ++rr) {
+          const int virt = (c * 16 + rr) * S;                     // the byte in the lane's 16 vectors
+          const int real = ((b * V + c) * R + g * 16 + rr) * S;   // the element's byte in the tile's run
+          const int q = interleave_dense_index<S, R>(b, g, virt / 16);
+          ASSERT_EQ(q, real / 16) << b << " " << g << " " << c << " " << rr;
+          ASSERT_EQ(virt % 16, real % 16);
+          if (virt % 16 == 0) ++seen[q];
+        }
+  EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+  int lane_worst = 0, linear_worst = 0;
+  for (int v = 0; v < 16; ++v) {
+    std::vector<std::pair<int, std::int64_t>> lanes;
+    for (int l = 0; l < P * G; ++l)
+      lanes.push_back({l, 16LL * interleave_slot<R>(interleave_dense_index<S, R>(l % P, l / P, v))});
+    lane_worst = std::max(lane_worst, count_wavefronts(smem_op::kStore, 16, lanes_at(16, lanes)).wavefronts);
+  }
+  for (int i = 0; i * 32 < P * R; ++i) {
+    std::vector<std::pair<int, std::int64_t>> lanes;
+    for (int l = 0; l < 32 && i * 32 + l < P * R; ++l) lanes.push_back({l, 16LL * interleave_slot<R>(i * 32 + l)});
+    linear_worst = std::max(linear_worst, count_wavefronts(smem_op::kLoad, 16, lanes_at(16, lanes)).wavefronts);
+  }
+  EXPECT_EQ(lane_worst, want_lane_worst);
+  EXPECT_EQ(linear_worst, want_linear_worst);
+}
+
+TEST(BankModelHardware, InterleaveGroupedDenseSide) {
+  grouped_dense_side<1, 32>(4, 4);
+  grouped_dense_side<1, 48>(6, 4);
+  grouped_dense_side<1, 64>(4, 4);
+  grouped_dense_side<2, 32>(4, 4);
+  grouped_dense_side<2, 48>(4, 4);
+  grouped_dense_side<2, 64>(4, 4);
+  grouped_dense_side<4, 32>(4, 4);
+  grouped_dense_side<4, 48>(6, 4);
+  grouped_dense_side<4, 64>(4, 4);
+  grouped_dense_side<8, 32>(4, 4);
+  grouped_dense_side<8, 48>(6, 4);
+  grouped_dense_side<8, 64>(4, 4);
+}
+
+}  // namespace
+}  // namespace xpose::model

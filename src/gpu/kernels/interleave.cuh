@@ -41,9 +41,13 @@
 // would be 256 words a lane, so each group of 16 rows takes 32 / G lanes (P of them: 16, 10, 8) and
 // a tile is P blocks. Lane (g, b) transposes rows 16 g .. 16 g + 15 of block b exactly as a short side
 // of 16 would (the same byte map), and its 16 vectors are the group's part of each long-side element:
-// 16 S bytes, whole vectors, at k g within the element's R S / 16 (ilv::dense_index). The row side's
-// R (P + 1) chunks are spread over the whole warp; unzip's tiles step by P - 1 blocks where rows are
-// unaligned. Everything else is the one-group kernel's, with 32 replaced by P.
+// 16 S bytes, whole vectors, at k g within the element's R S / 16 (interleave_dense_index in
+// kernels/tile_shapes.hpp, checked on the CPU by tests/model). The row side's R (P + 1) chunks are
+// spread over the whole warp; unzip's tiles step by P - 1 blocks where rows are unaligned (one lent
+// block in P: 10000001 x 64 i8 75% of copy against 89 for 10^7 x 64; tiles of 32 blocks in G passes
+// lent one in 32 but ran at 41-66%, the halves of boundary sectors written microseconds apart:
+// docs/performance.md "Twenty-sixth session"). Everything else is the one-group kernel's, with 32
+// replaced by P.
 //
 // Launch: block kInterleaveThreads, grid ceil(tiles / warps per block), one tile per warp. Static
 // shared memory: max(R (P + 1), P RP) 16-byte slots per warp. Needs 16-byte aligned pointers, one matrix
@@ -140,26 +144,6 @@ __device__ __forceinline__ void store_chunk_bytes(unsigned char* c, const uint4&
 
 }  // namespace ilv
 
-namespace ilv {
-
-// Where vector v of lane (g, b)'s block goes in the tile's dense run of 16-byte vectors. One group
-// (R <= 16): block b's V x R elements are the run's vectors b R .. b R + R - 1 in order. G groups of
-// RG = 16 rows: the block's vectors are laid out as if the short side were RG (the byte map's
-// order), k = RG S / 16 of them per long-side element, and the element's R values take K = R S / 16
-// vectors of the run, group g's at k g.
-template <int S, int R, int G>
-__device__ __forceinline__ int dense_index(int b, int g, int v) {
-  if constexpr (G == 1) {
-    return b * R + v;
-  } else {
-    constexpr int k = R / G * S / 16, K = R * S / 16;
-    static_assert(R / G * S % 16 == 0, "a group's rows must be whole vectors of the dense side");
-    return b * R + (v / k) * K + g * k + v % k;
-  }
-}
-
-}  // namespace ilv
-
 template <int S, int R, bool WideIn>
 __global__ void __launch_bounds__(kInterleaveThreads)
     interleave_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, matrix_view m) {
@@ -176,7 +160,7 @@ __global__ void __launch_bounds__(kInterleaveThreads)
   constexpr int kSlots = kRowSlots > P * RP ? kRowSlots : P * RP;
   using M = ilv::byte_map<S, RG, WideIn>;
   __shared__ uint4 stage[kWarps][kSlots];
-  auto slot = [](int q) { return (q / R) * RP + q % R; };  // dense-run vector q's slot
+  auto slot = [](int q) { return interleave_slot<R>(q); };  // dense-run vector q's slot
 
   const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
   const bool active = G == 1 || lane < A;
@@ -256,7 +240,7 @@ __global__ void __launch_bounds__(kInterleaveThreads)
       ilv::static_for<RG>([&](auto v) {
         constexpr int vi = decltype(v)::value;
         if constexpr (G == 1) buf[b * RP + vi] = ilv::gather_vec<M, 16 * vi>(w);
-        else buf[slot(ilv::dense_index<S, R, G>(b, g, vi))] = ilv::gather_vec<M, 16 * vi>(w);
+        else buf[slot(interleave_dense_index<S, R>(b, g, vi))] = ilv::gather_vec<M, 16 * vi>(w);
       });
     __syncwarp();
     unsigned char* run = out + x0w * R * S;  // the tile's dense output: P R vectors
@@ -276,7 +260,7 @@ __global__ void __launch_bounds__(kInterleaveThreads)
     __syncwarp();
 #pragma unroll
     for (int v = 0; v < RG; ++v) {
-      const uint4 d = buf[G == 1 ? b * RP + v : slot(ilv::dense_index<S, R, G>(b, g, v))];
+      const uint4 d = buf[G == 1 ? b * RP + v : slot(interleave_dense_index<S, R>(b, g, v))];
       w[4 * v] = d.x, w[4 * v + 1] = d.y, w[4 * v + 2] = d.z, w[4 * v + 3] = d.w;
     }
     ilv::static_for<RG>([&](auto rc) {

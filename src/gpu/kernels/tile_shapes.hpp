@@ -212,5 +212,25 @@ inline constexpr int kInterleaveGroupRows = 16;
 constexpr bool interleave_short_side(std::int64_t r) { return (r >= 2 && r <= 16) || r == 32 || r == 48 || r == 64; }
 constexpr int interleave_groups(int r) { return r <= kInterleaveGroupRows ? 1 : r / kInterleaveGroupRows; }
 constexpr int interleave_tile_blocks(int r) { return 32 / interleave_groups(r); }  // blocks (lanes) a group has
+// Where vector v of lane (g, b)'s block goes in the tile's dense run of 16-byte vectors (host and
+// device: the kernel's index math, checked on the CPU by tests/model). One group (R <= 16): block b's
+// V x R elements are the run's vectors b R .. b R + R - 1 in order. G groups of 16 rows: the block's
+// vectors are laid out as if the short side were 16 (the byte map's order), k = 16 S / 16 = S of
+// them per long-side element, and the element's R values take K = R S / 16 vectors of the run,
+// group g's at k g.
+template <int S, int R>
+constexpr int interleave_dense_index(int b, int g, int v) {
+  if constexpr (R <= kInterleaveGroupRows) {
+    return b * R + v;
+  } else {
+    constexpr int G = interleave_groups(R), k = R / G * S / 16, K = R * S / 16;
+    static_assert(R / G * S % 16 == 0, "a group's rows must be whole vectors of the dense side");
+    return b * R + (v / k) * K + g * k + v % k;
+  }
+}
+// The shared-memory slot of the dense run's vector q: R slots a block, padded to an odd count so a
+// lane-indexed 16-byte access by 8 lanes meets 8 different bank groups.
+template <int R>
+constexpr int interleave_slot(int q) { return (q / R) * (R | 1) + q % R; }
 
 }  // namespace xpose::detail::gpu
