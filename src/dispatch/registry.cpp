@@ -34,7 +34,7 @@ constexpr auto kVariants = std::to_array<variant_info>({
     XPOSE_GPU(tma_tile, true, 0, 0, "bulk tensor copies (TMA) in and out of swizzled shared tiles, micro-blocks transposed in registers, persistent grid")
     XPOSE_GPU(skew_tile, true, 0, 0, "any leading dimension: tile edges staggered so 16-byte vectors stay aligned both ways")
     XPOSE_GPU(narrow, true, 0, 0, "short side (<= 64) kept whole, long side chunked, dense side moved linearly")
-    XPOSE_GPU(interleave, true, 0, 0, "short dense side of 2-16 elements (1-8 bytes): a warp's 32 x V blocks transposed in registers by constant byte permutes, rows realigned by funnel shifts")
+    XPOSE_GPU(interleave, true, 0, 0, "short dense side of 2-16, 32, 48 or 64 elements (1-8 bytes): a warp's blocks transposed in registers by constant byte permutes, 16 rows a lane, rows realigned by funnel shifts")
     XPOSE_GPU(permute_packed, false, 0, 0, "any permutation: boxes over several dims, runs of ~sqrt(volume) both ways")
     XPOSE_GPU(permute_runs, false, 0, 0, "any permutation: A x B transposes of input and output runs, aligned 16-byte chunks both ways")
     XPOSE_GPU(permute_box, false, 0, 0, "any permutation: boxes with long runs on both sides, rows realigned into shared memory, 16-byte chunks both ways")
