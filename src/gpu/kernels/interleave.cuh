@@ -45,7 +45,7 @@
 // kernels/tile_shapes.hpp, checked on the CPU by tests/model). The row side's R (P + 1) chunks are
 // spread over the whole warp; unzip's tiles step by P - 1 blocks where rows are unaligned (one lent
 // block in P: 10000001 x 64 i8 75% of copy against 89 for 10^7 x 64; tiles of 32 blocks in G passes
-// lent one in 32 but ran at 41-66%, the halves of boundary sectors written microseconds apart:
+// lent one in 32 but ran at 38-66%, the halves of boundary sectors written microseconds apart:
 // docs/performance.md "Twenty-sixth session"). Everything else is the one-group kernel's, with 32
 // replaced by P.
 //
@@ -66,7 +66,7 @@ namespace xpose::detail::gpu {
 
 // Block shape and row groups: kInterleaveThreads and interleave_groups in kernels/tile_shapes.hpp.
 // R = 16 takes 34 KiB of static shared memory (4 warps x 544 slots), under the 48 KiB a block may
-// have without opting in (R = 64: 36 KiB), and 80-118 registers a thread, so 4-6 blocks fit an SM.
+// have without opting in (R = 64: 36 KiB), and 80-122 registers a thread, so 4-6 blocks fit an SM.
 
 namespace ilv {
 
