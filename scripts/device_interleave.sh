@@ -18,8 +18,9 @@
 #      each stall reason per issued instruction.
 #
 #   scripts/device_interleave.sh BIN [tests] [bench] [alltests] [small] [wide] [widesmall] [profile]
-# Results go to $OUT: tests.log, narrow-<type>.json, bench.log, alltests.log, small-<type>.json,
-# wide-<type>.json and wide.log.
+# Results go to $OUT: tests.log, alltests.log, profile.log, and per sweep (bench: narrow, small,
+# wide, widesmall) <sweep>-<type>.json and <sweep>.log. (The device tool brings back at most 8
+# files a call: pick TYPES and stages to fit.)
 set -uo pipefail
 B=$(cd "${1:?usage: scripts/device_interleave.sh BIN [tests] [bench]}" && pwd)
 shift
@@ -28,6 +29,21 @@ mkdir -p "$OUT"
 export LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 X=$B/xpose
 SECONDS=0
+# sweep NAME SIDES LENGTHS REPS TYPES EXTRA: `interleave` by name against `auto` (and the EXTRA
+# variants) on every side x length both ways round, verified; NAME-<type>.json per type, the table
+# rows in NAME.log.
+sweep() {
+  local name=$1 sides=$2 lengths=$3 reps=$4 types=$5 extra=$6 shapes="" r n t
+  for r in $sides; do
+    for n in $lengths; do shapes="$shapes,${r}x$n,${n}x$r"; done
+  done
+  for t in $types; do
+    $X bench --variants auto,interleave${extra:+,$extra} --shapes "${shapes#,}" --dtype "$t" --reps "$reps" \
+      --json "$OUT/$name-$t.json" 2>/dev/null | grep -E '^\| ' >> "$OUT/$name.log"
+  done
+  echo "$name done after ${SECONDS}s" >> "$OUT/$name.log"
+  cat "$OUT/$name.log"
+}
 for stage in ${@:-tests bench}; do
   case $stage in
     tests)
@@ -43,17 +59,7 @@ for stage in ${@:-tests bench}; do
         echo "tests done after ${SECONDS}s"
       } > "$OUT/tests.log" 2>&1
       cat "$OUT/tests.log" ;;
-    bench)
-      shapes=""
-      for r in 2 3 4 8 16; do
-        for n in 10000000 10000001; do shapes="$shapes,${r}x$n,${n}x$r"; done
-      done
-      for t in ${TYPES:-i8 f16 f32}; do
-        $X bench --variants auto,interleave${VARIANTS:+,$VARIANTS} --shapes "${shapes#,}" --dtype $t --reps 10 \
-          --json "$OUT/narrow-$t.json" 2>/dev/null | grep -E '^\| ' >> "$OUT/bench.log"
-      done
-      echo "bench done after ${SECONDS}s" >> "$OUT/bench.log"
-      cat "$OUT/bench.log" ;;
+    bench) sweep narrow "2 3 4 8 16" "10000000 10000001" 10 "${TYPES:-i8 f16 f32}" "${VARIANTS:-}" ;;
     alltests)
       $B/test_gpu --gtest_filter='GpuRandom.*:All/GpuHuge.*' > /tmp/t_a.log 2>&1 &
       $B/test_gpu --gtest_filter='-GpuRandom.*:All/GpuHuge.*' > /tmp/t_b.log 2>&1
@@ -63,39 +69,9 @@ for stage in ${@:-tests bench}; do
       done > "$OUT/alltests.log"
       echo "alltests done after ${SECONDS}s" >> "$OUT/alltests.log"
       cat "$OUT/alltests.log" ;;
-    small)
-      shapes=""
-      for r in 3 8 16; do
-        for n in 100001 1000000 1000001; do shapes="$shapes,${r}x$n,${n}x$r"; done
-      done
-      for t in ${TYPES:-i8 f16 f32}; do
-        $X bench --variants auto,interleave --shapes "${shapes#,}" --dtype $t --reps 20 \
-          --json "$OUT/small-$t.json" 2>/dev/null | grep -E '^\| ' >> "$OUT/small.log"
-      done
-      echo "small done after ${SECONDS}s" >> "$OUT/small.log"
-      cat "$OUT/small.log" ;;
-    wide)
-      shapes=""
-      for r in 32 48 64; do
-        for n in 10000000 10000001; do shapes="$shapes,${r}x$n,${n}x$r"; done
-      done
-      for t in ${TYPES:-i8 f16 f32 f64}; do
-        $X bench --variants auto,interleave${VARIANTS:+,$VARIANTS} --shapes "${shapes#,}" --dtype $t --reps 10 \
-          --json "$OUT/wide-$t.json" 2>/dev/null | grep -E '^\| ' >> "$OUT/wide.log"
-      done
-      echo "wide done after ${SECONDS}s" >> "$OUT/wide.log"
-      cat "$OUT/wide.log" ;;
-    widesmall)
-      shapes=""
-      for r in 32 48 64; do
-        for n in 1000000 1000001; do shapes="$shapes,${r}x$n,${n}x$r"; done
-      done
-      for t in ${TYPES:-i8 f16 f32 f64}; do
-        $X bench --variants auto,interleave --shapes "${shapes#,}" --dtype $t --reps 20 \
-          --json "$OUT/widesmall-$t.json" 2>/dev/null | grep -E '^\| ' >> "$OUT/widesmall.log"
-      done
-      echo "widesmall done after ${SECONDS}s" >> "$OUT/widesmall.log"
-      cat "$OUT/widesmall.log" ;;
+    small) sweep small "3 8 16" "100001 1000000 1000001" 20 "${TYPES:-i8 f16 f32}" "" ;;
+    wide) sweep wide "32 48 64" "10000000 10000001" 10 "${TYPES:-i8 f16 f32 f64}" "${VARIANTS:-}" ;;
+    widesmall) sweep widesmall "32 48 64" "1000000 1000001" 20 "${TYPES:-i8 f16 f32 f64}" "" ;;
     profile)
       IFS=';' read -ra cases <<< "${CASES:-64x10000001 i8;10000001x64 i8;64x10000000 i8;10000000x64 i8}"
       for c in "${cases[@]}"; do
