@@ -204,9 +204,14 @@ const narrow_rule* narrow_rule_for(const plan_data& pd) {
   // 1: whole (a multiple of 16 elements), 0: odd, 2: neither (whole vectors, not a multiple of 16:
   // not measured, only the rules for either match).
   const int whole = len % 16 == 0 ? 1 : s < 16 && len * s % 16 == 0 ? 2 : 0;
+  // A row's side range may hold sides its kernel does not take (interleave: 2-16, 32, 48, 64); those
+  // go on to the rows below, as if the row were not there.
+  auto kernel_takes = [&](const narrow_rule& r) {
+    return std::string_view(r.variant) != "interleave" || gpu::interleave_short_side(side);
+  };
   for (const narrow_rule& r : kNarrowRules)
-    if ((std::string_view(r.variant) != "interleave" || gpu::interleave_short_side(side)) && s >= r.elem_lo && s <= r.elem_hi && short_rows == r.short_rows && side >= r.side_lo && side <= r.side_hi &&
-        (r.whole < 0 || r.whole == whole) && mib >= r.min_mib && mib <= r.max_mib)
+    if (s >= r.elem_lo && s <= r.elem_hi && short_rows == r.short_rows && side >= r.side_lo && side <= r.side_hi &&
+        (r.whole < 0 || r.whole == whole) && mib >= r.min_mib && mib <= r.max_mib && kernel_takes(r))
       return &r;
   return nullptr;
 }

@@ -202,7 +202,7 @@ template <int S> constexpr int tma_tile_bytes() { return tma_tile_shape<S>::kNpo
 
 // interleave (kernels/interleave.cuh): four warps a block, one tile per warp. A lane holds a block
 // of V = 16 / S long-side elements of up to kInterleaveGroupRows rows in registers (4 words a row:
-// 64 words at 16 rows, 80-118 registers a thread measured). Short sides of 2-16 are one group; 32,
+// 64 words at 16 rows, 80-122 registers a thread measured). Short sides of 2-16 are one group; 32,
 // 48 and 64 are 2, 3 and 4 groups of 16 rows, each group on 32 / groups lanes (48: 10 lanes a group,
 // lanes 30 and 31 idle), so a tile is 32 / groups blocks and shared memory stays at about 9 KiB a warp
 // (the tile's dense side is blocks x R vectors). Other sides above 16 are not taken: a group of 16
