@@ -18,8 +18,17 @@ status run_interleave(const plan_data& pd, const void* in, void* out, CUstream_s
     [&]<int... Rs>(std::integer_sequence<int, Rs...>) {
       auto one = [&]<int R>() {
         if (R != r) return;
-        auto kernel = pd.launch.wide_in ? interleave_kernel<S, R, true> : interleave_kernel<S, R, false>;
-        kernel<<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(src, dst, pd.mat);
+        const dim3 grid = grid_of(pd.launch), block = block_of(pd.launch);
+        if (pd.launch.wide_in) {
+          interleave_kernel<S, R, true><<<grid, block, 0, s>>>(src, dst, pd.mat);
+        } else if constexpr (interleave_groups(R) > 1) {
+          if (pd.mat.ld_out % (16 / S) != 0)  // unaligned rows: a tile per block (configure_interleave)
+            interleave_unzip_handoff_kernel<S, R><<<grid, block, 0, s>>>(src, dst, pd.mat);
+          else
+            interleave_kernel<S, R, false><<<grid, block, 0, s>>>(src, dst, pd.mat);
+        } else {
+          interleave_kernel<S, R, false><<<grid, block, 0, s>>>(src, dst, pd.mat);
+        }
         st = status::kSuccess;
       };
       (one.template operator()<Rs>(), ...);

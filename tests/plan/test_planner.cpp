@@ -878,7 +878,7 @@ TEST_F(GpuPlanner, InterleavePreconditions) {
   d.ld_out = 10000001;
   ASSERT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kSuccess) << why;
   EXPECT_FALSE(pd.launch.wide_in);
-  expect_grid(pd, ceil_div(ceil_div(10000001, 7 * 8), 4), 1, 1);
+  expect_grid(pd, ceil_div(10000001, 31 * 8), 1, 1);  // a tile of 4 x 8 blocks per block (handoff)
   d = tdesc(10000000, 32, 4);
   ASSERT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kSuccess) << why;
   expect_grid(pd, ceil_div(ceil_div(10000000, 16 * 4), 4), 1, 1);

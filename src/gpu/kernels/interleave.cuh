@@ -298,4 +298,88 @@ __global__ void __launch_bounds__(kInterleaveThreads)
   }
 }
 
+// Grouped unzip (R of 32-64) into rows that are not all aligned, a tile per block (branch
+// interleave-block-handoff, NOT MEASURED): the four warps move four consecutive pieces of P blocks at
+// once, and a group's last lane takes the next block's row vectors from the next warp, whose group
+// lane 0 leaves them in shared memory before one __syncthreads. Only the block's last block is lent
+// (one in 4 P: 32, or 40 for R = 48) where interleave_grouped_unzip_kernel lends one in P, and the
+// halves of every sector at a piece boundary are written by concurrent warps (the passes form of the
+// twenty-sixth session wrote them microseconds apart and ran at 41-66% of copy).
+template <int S, int R>
+__global__ void __launch_bounds__(kInterleaveThreads)
+    interleave_unzip_handoff_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
+                                    matrix_view m) {
+  constexpr int V = 16 / S, G = interleave_groups(R), RG = R / G, P = interleave_tile_blocks(R), A = P * G;
+  constexpr int RP = R | 1, kWarps = kInterleaveThreads / 32, kDense = P * R, kBlocks = kWarps * P;
+  static_assert(G > 1);
+  using M = ilv::byte_map<S, RG, false>;
+  __shared__ uint4 stage[kWarps][P * RP];
+  __shared__ uint4 handoff[kWarps][R];  // each warp's first block, as R row vectors
+  const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+  const bool active = lane < A;
+  const int g = active ? lane / P : G - 1, b = active ? lane % P : P - 1;
+  uint4* buf = stage[warp];
+  const std::int64_t n = m.rows, ld = m.ld_out;
+  const std::int64_t step = (kBlocks - 1) * V;  // the block's last block is only lent
+  const std::int64_t tile = blockIdx.x, x0b = tile * step;
+  if (x0b >= n) return;  // uniform over the block, as is `fast`
+  const std::int64_t x0w = x0b + warp * P * V, x0 = x0w + b * V;
+  auto fast = [&](std::int64_t x) { return x + kBlocks * V <= n; };
+  if (!fast(x0b)) {
+    if (!active || x0 - x0b >= step) return;
+    const bool behind_fast = tile > 0 && fast(x0b - step);
+#pragma unroll
+    for (int rr = 0; rr < RG; ++rr) {
+      const int r = g * RG + rr;
+      const int s = static_cast<int>((r * ld) & (V - 1));
+      const std::int64_t from = behind_fast && s != 0 ? x0b + V - s : x0b;
+      for (int c = 0; c < V; ++c) {
+        const std::int64_t x = x0 + c;
+        if (x >= n) break;
+        if (x < from) continue;
+        memcpy(out + (r * ld + x) * S, in + (x * R + r) * S, S);
+      }
+    }
+    return;
+  }
+  const unsigned char* run = in + x0w * R * S;  // the warp's dense input: P R vectors
+#pragma unroll
+  for (int i = 0; i < (kDense + 31) / 32; ++i) {
+    const int q = i * 32 + lane;
+    if (kDense % 32 == 0 || q < kDense) copy_chunk_async(&buf[interleave_slot<R>(q)], run + q * 16);
+  }
+  wait_chunks_async();
+  __syncwarp();
+  std::uint32_t w[4 * RG];
+#pragma unroll
+  for (int v = 0; v < RG; ++v) {
+    const uint4 d = buf[interleave_slot<R>(interleave_dense_index<S, R>(b, g, v))];
+    w[4 * v] = d.x, w[4 * v + 1] = d.y, w[4 * v + 2] = d.z, w[4 * v + 3] = d.w;
+  }
+  if (b == 0 && active)
+    ilv::static_for<RG>([&](auto rc) {
+      constexpr int rr = decltype(rc)::value;
+      handoff[warp][g * RG + rr] = ilv::gather_vec<M, 16 * rr>(w);
+    });
+  __syncthreads();
+  const bool last = warp == kWarps - 1 && b == P - 1;
+  ilv::static_for<RG>([&](auto rc) {
+    constexpr int rr = decltype(rc)::value;
+    const int r = g * RG + rr;
+    const uint4 o = ilv::gather_vec<M, 16 * rr>(w);
+    const int s = static_cast<int>((r * ld) & (V - 1));
+    unsigned char* p = out + (r * ld + x0) * S;
+    uint4 next = ilv::shfl_down_vec(o);
+    if (b == P - 1 && warp < kWarps - 1) next = handoff[warp + 1][r];
+    if (!active) {
+    } else if (s == 0) {
+      if (!last) store_vec16(p, o);
+    } else {
+      const int sh = s * S;
+      if (!last) store_vec16(p + 16 - sh, funnel_down(o, next, 16 - sh));
+      if (b == 0 && warp == 0 && tile == 0) ilv::store_chunk_bytes(p - sh, funnel_down(o, o, 16 - sh), sh, 16);
+    }
+  });
+}
+
 }  // namespace xpose::detail::gpu
