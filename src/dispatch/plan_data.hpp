@@ -29,6 +29,7 @@ struct launch_shape {
   int smem_bytes = 0;  // dynamic shared memory per block
   int chunk = 0;       // narrow: elements of the long side per block
   bool wide_in = false;  // narrow: the input is the short-and-wide side (rows <= 64)
+  bool block_tiles = false;  // interleave: a tile per block (gpu::interleave_block_tiles)
   int warps_high = 8;    // reg_tile: warps stacked down the rows (reg_tile_stack)
   int lanes_high = 4;    // reg_tile: lane rows per warp (reg_tile_lanes)
   int warp_rows = 1;     // reg_batch: block rows per warp, and blocks of each (reg_batch_lanes_of)

@@ -439,12 +439,12 @@ status configure_interleave(plan_data& pd, std::string* why) {
   const int p = interleave_tile_blocks(static_cast<int>(wide_in ? m.rows : m.cols));
   const bool lend = !wide_in && m.ld_out % (16 / s) != 0;  // the kernel's step: P - 1 blocks for unaligned rows
   const std::int64_t step = (lend ? p - 1 : p) * (16 / s);
-  // Grouped unzip into unaligned rows (interleave_unzip_handoff_kernel): a tile of 4 P blocks per
-  // block, 4 P - 1 apart; else one tile of P blocks per warp.
+  // A tile of 4 P blocks per block, 4 P - 1 apart, where interleave_block_tiles says so (grouped
+  // unzip into unaligned rows, interleave_unzip_handoff_kernel); else one tile of P blocks per warp.
   const int warps = kInterleaveThreads / 32;
-  const std::int64_t blocks = lend && interleave_groups(static_cast<int>(m.cols)) > 1
-                                  ? ceil_div(lng, (warps * p - 1) * (16 / s))
-                                  : ceil_div(ceil_div(lng, step), warps);
+  const bool block_tiles = !wide_in && interleave_block_tiles(s, static_cast<int>(m.cols), lng, m.ld_out);
+  const std::int64_t blocks =
+      block_tiles ? ceil_div(lng, (warps * p - 1) * (16 / s)) : ceil_div(ceil_div(lng, step), warps);
   if (blocks > kMaxGridX)
     return fail(status::kVariantNotApplicable, why,
                 fmt::format("interleave launches one warp per {} elements; {} is too long a side", step, lng));
@@ -452,13 +452,13 @@ status configure_interleave(plan_data& pd, std::string* why) {
   pd.launch.block_x = kInterleaveThreads;
   pd.launch.grid_x = blocks;
   pd.launch.wide_in = wide_in;
+  pd.launch.block_tiles = block_tiles;
   pd.align_bytes = 16;
-  pd.launch_note = lend && interleave_groups(static_cast<int>(m.cols)) > 1
-                      ? fmt::format("unzip {} rows, tiles of {} x {} elements, one per block (boundary vectors handed "
-                                    "between its warps)",
-                                    m.cols, warps * p, 16 / s)
-                      : fmt::format("{} {} rows, tiles of {} x {} elements, one per warp", wide_in ? "zip" : "unzip",
-                                    wide_in ? m.rows : m.cols, p, 16 / s);
+  pd.launch_note = block_tiles ? fmt::format("unzip {} rows, tiles of {} x {} elements, one per block (boundary "
+                                             "vectors handed between its warps)",
+                                             m.cols, warps * p, 16 / s)
+                               : fmt::format("{} {} rows, tiles of {} x {} elements, one per warp",
+                                             wide_in ? "zip" : "unzip", wide_in ? m.rows : m.cols, p, 16 / s);
   return status::kSuccess;
 }
 

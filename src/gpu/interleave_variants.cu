@@ -1,6 +1,6 @@
 // Launch of interleave (kernels/interleave.cuh; its launch shape: configure.cpp configure_interleave).
-// A translation unit of its own: 144 instantiations (1-, 2-, 4- and 8-byte elements x short sides
-// 2..16, 32, 48 and 64 x both directions).
+// A translation unit of its own: 156 instantiations (1-, 2-, 4- and 8-byte elements x short sides
+// 2..16, 32, 48 and 64 x both directions, and the grouped unzip's tile-per-block form).
 #include <utility>
 
 #include "gpu/common.cuh"
@@ -22,7 +22,7 @@ status run_interleave(const plan_data& pd, const void* in, void* out, CUstream_s
         if (pd.launch.wide_in) {
           interleave_kernel<S, R, true><<<grid, block, 0, s>>>(src, dst, pd.mat);
         } else if constexpr (interleave_groups(R) > 1) {
-          if (pd.mat.ld_out % (16 / S) != 0)  // unaligned rows: a tile per block (configure_interleave)
+          if (pd.launch.block_tiles)  // a tile per block (configure_interleave, interleave_block_tiles)
             interleave_unzip_handoff_kernel<S, R><<<grid, block, 0, s>>>(src, dst, pd.mat);
           else
             interleave_kernel<S, R, false><<<grid, block, 0, s>>>(src, dst, pd.mat);

@@ -17,6 +17,7 @@
 #include "common/test_util.hpp"
 #include "cpu/reference.hpp"
 #include "gpu/box_tile.hpp"
+#include "gpu/kernels/tile_shapes.hpp"
 #include "plan/problem.hpp"
 #include "xpose/xpose.hpp"
 
@@ -199,6 +200,58 @@ TEST(GpuRandom, InterleaveNarrow) {
     const std::int64_t in_off = c % 10 == 0 ? pick(1, v - 1) : v * pick(0, 2);
     const std::int64_t out_off = c % 10 == 5 ? pick(1, v - 1) : v * pick(0, 2);
     const std::string err = run_case(d, eb, in_off, out_off, 17000 + c, "interleave");
+    ASSERT_EQ(err, "") << "interleave case " << c << ": " << describe(d, in_off, out_off);
+  }
+}
+
+// interleave's grouped unzip with a tile per block (interleave_block_tiles): bytes take it only with
+// 48 or 64 rows and a long side of 4 * 10^6 or more, which InterleaveNarrow's lengths never reach.
+// Unaligned output rows (the form's condition), both sides, lengths just past the threshold and
+// past a tile boundary; the plan must name the form.
+TEST(GpuRandom, InterleaveBlockTilesLongBytes) {
+  XPOSE_REQUIRE_GPU();
+  std::mt19937_64 rng(20261227);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  for (int c = 0; c < 6; ++c) {
+    const std::int64_t shrt = c % 2 == 0 ? 48 : 64;
+    const std::int64_t lng = xpose::detail::gpu::kInterleaveBlockTilesMinLong1B + pick(0, 50000);
+    xpose::transpose_desc d{.rows = lng, .cols = shrt, .elem_bytes = 1};
+    d.ld_out = lng + pick(0, 40);
+    if (*d.ld_out % 16 == 0) *d.ld_out += 1 + pick(0, 14);
+    xpose::plan p;
+    std::string why;
+    ASSERT_EQ(xpose::make_plan(d, {.where = xpose::backend::kGpu, .variant = "interleave"}, &p, &why),
+              status::kSuccess)
+        << why;
+    EXPECT_NE(p.summary().find("one per block"), std::string::npos) << p.summary();
+    const std::int64_t in_off = 16 * pick(0, 2), out_off = 16 * pick(0, 2);
+    const std::string err = run_case(d, 1, in_off, out_off, 27000 + c, "interleave");
+    ASSERT_EQ(err, "") << "interleave case " << c << ": " << describe(d, in_off, out_off);
+  }
+}
+
+// The same form for 2- to 8-byte elements (every length), short enough for racecheck
+// (scripts/device_interleave.sh runs it there: the warps hand vectors over through shared memory).
+TEST(GpuRandom, InterleaveBlockTilesShort) {
+  XPOSE_REQUIRE_GPU();
+  std::mt19937_64 rng(20261228);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  const int sizes[] = {2, 4, 8};
+  for (int c = 0; c < 18; ++c) {
+    const int eb = sizes[c % 3];
+    const std::int64_t v = 16 / eb, shrt = 16 * (2 + c / 3 % 3);
+    const std::int64_t lng = c < 9 ? pick(1, 4000) : pick(4000, 40000);
+    xpose::transpose_desc d{.rows = lng, .cols = shrt, .elem_bytes = eb};
+    d.ld_out = lng + pick(0, 40);
+    if (*d.ld_out % v == 0) *d.ld_out += 1 + pick(0, v - 2);
+    xpose::plan p;
+    std::string why;
+    ASSERT_EQ(xpose::make_plan(d, {.where = xpose::backend::kGpu, .variant = "interleave"}, &p, &why),
+              status::kSuccess)
+        << why;
+    EXPECT_NE(p.summary().find("one per block"), std::string::npos) << p.summary();
+    const std::int64_t in_off = v * pick(0, 2), out_off = v * pick(0, 2);
+    const std::string err = run_case(d, eb, in_off, out_off, 28000 + c, "interleave");
     ASSERT_EQ(err, "") << "interleave case " << c << ": " << describe(d, in_off, out_off);
   }
 }

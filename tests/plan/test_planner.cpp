@@ -325,6 +325,11 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({64, 1000001}, {1, 0}), 1), "permute_box"},    // ... not 64 rows there (67.1 vs 68.8)
       {with(pdesc({1000001, 64}, {1, 0}), 1), "interleave"},     // i8 from 45 MiB (64.9 vs 50.3)
       {with(pdesc({1000001, 64}, {1, 0}), 2), "interleave"},     // from 122 MiB (78.2 vs 60.7)
+      {with(pdesc({1000001, 48}, {1, 0}), 2), "interleave"},     // tile per block: from 91 MiB (80.2 vs 72.6)
+      {with(pdesc({1000001, 48}, {1, 0}), 4), "interleave"},     // f32 183 MiB to 1.2 GiB (82.4 vs 73.0)
+      {with(pdesc({1000001, 64}, {1, 0}), 4), "interleave"},     // (79.1 vs 69.2)
+      {with(pdesc({10000001, 64}, {1, 0}), 4), "tiled_skew"},    // ... not at 10^7 (88.1 vs 82.1)
+      {with(pdesc({500001, 64}, {1, 0}), 4), "narrow"},          // below the size measured
       {with(pdesc({1000001, 32}, {1, 0}), 2), "narrow"},         // 78.3 both: not taken below 610 MiB
       {with(pdesc({1000000, 32}, {1, 0}), 4), "interleave"},     // 92.7 vs 82.2
       {with(pdesc({10000000, 48}, {1, 0}), 16), "tiled_skew"},  // kNarrowRules (94.4 vs narrow 94.1)
@@ -879,6 +884,23 @@ TEST_F(GpuPlanner, InterleavePreconditions) {
   ASSERT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kSuccess) << why;
   EXPECT_FALSE(pd.launch.wide_in);
   expect_grid(pd, ceil_div(10000001, 31 * 8), 1, 1);  // a tile of 4 x 8 blocks per block (handoff)
+  EXPECT_TRUE(pd.launch.block_tiles);
+  // ... for bytes only with 48 or 64 rows and a long side from 4 * 10^6 (interleave_block_tiles)
+  d = tdesc(10000001, 48, 1);
+  d.ld_out = 10000001;
+  ASSERT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kSuccess) << why;
+  EXPECT_TRUE(pd.launch.block_tiles);
+  expect_grid(pd, ceil_div(10000001, 39 * 16), 1, 1);
+  for (auto [rows, cols] : {std::pair<std::int64_t, std::int64_t>{10000001, 32}, {3999999, 64}}) {
+    d = tdesc(rows, cols, 1);
+    d.ld_out = rows;
+    ASSERT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kSuccess) << why;
+    EXPECT_FALSE(pd.launch.block_tiles) << rows << " x " << cols;
+    expect_grid(pd, ceil_div(ceil_div(rows, (xpose::detail::gpu::interleave_tile_blocks(static_cast<int>(cols)) - 1) * 16), 4), 1, 1);
+  }
+  d = tdesc(10000000, 64, 2);  // aligned rows: a tile per warp
+  ASSERT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kSuccess) << why;
+  EXPECT_FALSE(pd.launch.block_tiles);
   d = tdesc(10000000, 32, 4);
   ASSERT_EQ(plan_t(d, gpu("interleave"), &pd, &why), status::kSuccess) << why;
   expect_grid(pd, ceil_div(ceil_div(10000000, 16 * 4), 4), 1, 1);
