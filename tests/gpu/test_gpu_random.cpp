@@ -8,6 +8,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -204,43 +205,16 @@ TEST(GpuRandom, InterleaveNarrow) {
   }
 }
 
-// interleave's grouped unzip with a tile per block (interleave_block_tiles): bytes take it only with
-// 48 or 64 rows and a long side of 4 * 10^6 or more, which InterleaveNarrow's lengths never reach.
-// Unaligned output rows (the form's condition), both sides, lengths just past the threshold and
-// past a tile boundary; the plan must name the form.
-TEST(GpuRandom, InterleaveBlockTilesLongBytes) {
-  XPOSE_REQUIRE_GPU();
-  std::mt19937_64 rng(20261227);
+// interleave's grouped unzip with a tile per block (interleave_block_tiles): `cases` dense runs
+// split into rows that are not all aligned (the form's condition), each case's element size, short
+// side and long side from shape(c, pick); the plan must name the form, the output match the reference.
+template <class Shape>
+void interleave_block_tile_unzips(std::uint64_t seed, int cases, Shape shape) {
+  std::mt19937_64 rng(seed);
   auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
-  for (int c = 0; c < 6; ++c) {
-    const std::int64_t shrt = c % 2 == 0 ? 48 : 64;
-    const std::int64_t lng = xpose::detail::gpu::kInterleaveBlockTilesMinLong1B + pick(0, 50000);
-    xpose::transpose_desc d{.rows = lng, .cols = shrt, .elem_bytes = 1};
-    d.ld_out = lng + pick(0, 40);
-    if (*d.ld_out % 16 == 0) *d.ld_out += 1 + pick(0, 14);
-    xpose::plan p;
-    std::string why;
-    ASSERT_EQ(xpose::make_plan(d, {.where = xpose::backend::kGpu, .variant = "interleave"}, &p, &why),
-              status::kSuccess)
-        << why;
-    EXPECT_NE(p.summary().find("one per block"), std::string::npos) << p.summary();
-    const std::int64_t in_off = 16 * pick(0, 2), out_off = 16 * pick(0, 2);
-    const std::string err = run_case(d, 1, in_off, out_off, 27000 + c, "interleave");
-    ASSERT_EQ(err, "") << "interleave case " << c << ": " << describe(d, in_off, out_off);
-  }
-}
-
-// The same form for 2- to 8-byte elements (every length), short enough for racecheck
-// (scripts/device_interleave.sh runs it there: the warps hand vectors over through shared memory).
-TEST(GpuRandom, InterleaveBlockTilesShort) {
-  XPOSE_REQUIRE_GPU();
-  std::mt19937_64 rng(20261228);
-  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
-  const int sizes[] = {2, 4, 8};
-  for (int c = 0; c < 18; ++c) {
-    const int eb = sizes[c % 3];
-    const std::int64_t v = 16 / eb, shrt = 16 * (2 + c / 3 % 3);
-    const std::int64_t lng = c < 9 ? pick(1, 4000) : pick(4000, 40000);
+  for (int c = 0; c < cases; ++c) {
+    const auto [eb, shrt, lng] = shape(c, pick);
+    const std::int64_t v = 16 / eb;
     xpose::transpose_desc d{.rows = lng, .cols = shrt, .elem_bytes = eb};
     d.ld_out = lng + pick(0, 40);
     if (*d.ld_out % v == 0) *d.ld_out += 1 + pick(0, v - 2);
@@ -251,9 +225,30 @@ TEST(GpuRandom, InterleaveBlockTilesShort) {
         << why;
     EXPECT_NE(p.summary().find("one per block"), std::string::npos) << p.summary();
     const std::int64_t in_off = v * pick(0, 2), out_off = v * pick(0, 2);
-    const std::string err = run_case(d, eb, in_off, out_off, 28000 + c, "interleave");
+    const std::string err = run_case(d, eb, in_off, out_off, seed + c, "interleave");
     ASSERT_EQ(err, "") << "interleave case " << c << ": " << describe(d, in_off, out_off);
   }
+}
+
+// Bytes take the form only with 48 or 64 rows and a long side of 4 * 10^6 or more, which
+// InterleaveNarrow's lengths never reach: lengths just past the threshold.
+TEST(GpuRandom, InterleaveBlockTilesLongBytes) {
+  XPOSE_REQUIRE_GPU();
+  interleave_block_tile_unzips(20261227, 6, [](int c, auto& pick) {
+    return std::tuple<int, std::int64_t, std::int64_t>{
+        1, c % 2 == 0 ? 48 : 64, xpose::detail::gpu::kInterleaveBlockTilesMinLong1B + pick(0, 50000)};
+  });
+}
+
+// 2- to 8-byte elements take it at every length: short ones, for racecheck too
+// (scripts/device_interleave.sh runs it there: the warps hand vectors over through shared memory).
+TEST(GpuRandom, InterleaveBlockTilesShort) {
+  XPOSE_REQUIRE_GPU();
+  interleave_block_tile_unzips(20261228, 18, [](int c, auto& pick) {
+    constexpr int kSizes[] = {2, 4, 8};
+    return std::tuple<int, std::int64_t, std::int64_t>{kSizes[c % 3], 16 * (2 + c / 3 % 3),
+                                                       c < 9 ? pick(1, 4000) : pick(4000, 40000)};
+  });
 }
 
 TEST(GpuRandom, RegTileAligned) {
