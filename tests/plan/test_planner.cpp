@@ -333,6 +333,7 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({1000001, 32}, {1, 0}), 2), "narrow"},         // 78.3 both: not taken below 610 MiB
       {with(pdesc({1000000, 32}, {1, 0}), 4), "interleave"},     // 92.7 vs 82.2
       {with(pdesc({10000000, 48}, {1, 0}), 16), "tiled_skew"},  // kNarrowRules (94.4 vs narrow 94.1)
+      {with(pdesc({10000001, 64}, {1, 0}), 8), "tiled_skew"},   // kNarrowRules (90.5 vs tiled 76.5)
       // ... but 8-byte ones with a side of 32 or 48: fast_tile (its 32 x 32 tiles whole or 3/4 full)
       {with(pdesc({48, 10000000}, {1, 0}), 8), "fast_tile"},
       {with(pdesc({32, 20000000}, {1, 0}), 8), "fast_tile"},
