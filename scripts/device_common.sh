@@ -9,7 +9,8 @@ mkdir -p "$OUT"
 SECONDS=0
 
 # The whole test_gpu, then memcheck on the tests matching gtest filter $1 (timeout $2 seconds,
-# default 300), on GPU ALLTESTS_GPU (default 1) in the background (an H200 pair: the caller's
+# default 300) and racecheck on those matching $RACECHECK when it is set, on GPU ALLTESTS_GPU
+# (default 1) in the background (an H200 pair: the caller's
 # other modes run on GPU 0); the summary lines go to $OUT/tests-all.log.
 device_alltests() {
   (
@@ -17,6 +18,10 @@ device_alltests() {
     timeout 420 "$B/test_gpu" 2>&1 | grep -E "^\[  (PASSED|FAILED)  \]|Failure|Which is|Expected|case|tests ran" | head -40
     timeout "${2:-300}" compute-sanitizer --tool memcheck "$B/test_gpu" --gtest_filter="$1" 2>&1 |
       grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" | head -8
+    if [ -n "${RACECHECK:-}" ]; then  # racecheck on the tests matching this filter, when set
+      timeout "${2:-300}" compute-sanitizer --tool racecheck "$B/test_gpu" --gtest_filter="$RACECHECK" 2>&1 |
+        grep -E "RACECHECK SUMMARY|ERROR SUMMARY|hazard|^\[  (PASSED|FAILED)  \]" | head -8
+    fi
     echo "all tests done at ${SECONDS}s"
   ) > "$OUT/tests-all.log" 2>&1 &
 }
