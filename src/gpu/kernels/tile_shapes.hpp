@@ -217,9 +217,9 @@ constexpr int interleave_tile_blocks(int r) { return 32 / interleave_groups(r); 
 // (interleave_unzip_handoff_kernel: one block in 4 P lent instead of one in P), where that measured
 // ahead of a tile of P blocks per warp (H200 2026-12-02, two alternating rounds, % of copy, by name,
 // docs/performance.md "Twenty-seventh session"): 2- to 8-byte elements at every side and length
-// measured (10000001 and 1000001 x 32 / 48 / 64: +1.5 to +7.4 points); bytes only for 48 and 64 rows
-// with a long side of kInterleaveBlockTilesMinLong1B or more (10000001 x 48 / 64 +2.2 / +5.6, but
-// 10000001 x 32 -2.3 and 1000001 x 48 -6.4, 1000001 x 64 +1.8).
+// measured (10000001 x 32 / 48 / 64 and 1000001 x 48 / 64: +0.4 to +7.4 points); bytes only for 48
+// and 64 rows with a long side of kInterleaveBlockTilesMinLong1B or more (10000001 x 48 / 64 +2.2 /
+// +5.6, but 10000001 x 32 -2.3 and 1000001 x 48 -6.4, 1000001 x 64 +1.8).
 inline constexpr std::int64_t kInterleaveBlockTilesMinLong1B = 4'000'000;
 constexpr bool interleave_block_tiles(int s, int r, std::int64_t long_side, std::int64_t ld_out) {
   if (interleave_groups(r) == 1 || ld_out % (16 / s) == 0) return false;
