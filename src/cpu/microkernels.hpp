@@ -52,6 +52,11 @@ struct kernel_table {
                    std::int64_t count, std::int64_t e) = nullptr;
   void (*unpad_rows)(std::byte* dst, std::int64_t ldd, const std::byte* src, std::int64_t lds, std::int64_t rows,
                      std::int64_t count, std::int64_t e) = nullptr;
+  // A tile of 16-byte elements transposed straight to the output with streaming stores, two
+  // elements a store: each output row's `rows` elements in turn, so its write-combining buffers
+  // fill whole lines one after another. The caller makes sure the rows are whole lines (rows a
+  // multiple of 4) starting on line boundaries. Null: the tile goes through the staging buffer.
+  tile_fn stream_tile_16b = nullptr;
 };
 
 // The slot a folded element of e bytes is padded to (kernel_table::pad_rows): the next power of

@@ -913,6 +913,55 @@ TEST(CpuBlocked, MidLengthIAxisGrowsTheJChain) {
 // Plain 2-D transposes of bytes and halves take 128-byte output rows and 2-4 KiB input rows
 // (kRule1And2Plain), walked row-major: ragged shapes over several tiles on both axes, with
 // misaligned pointers, streamed, 1-3 threads; batched ones keep the 256-byte rows.
+// kernel_table::stream_tile_16b alone: a 12 x 5 tile of 16-byte elements into output rows a
+// padded stride apart, every byte of each row's 12 elements as the transpose puts it, the padding
+// between rows untouched.
+TEST(CpuBlockedKernels, StreamTile16b) {
+  const auto& kt = xpose::detail::cpu::active_kernels();
+  if (!kt.stream_tile_16b) GTEST_SKIP() << "no stream_tile_16b on this CPU's kernel table (" << kt.isa << ")";
+  constexpr i64 rows = 12, cols = 5, ldi = 7 * 16, ldo = 16 * 16;  // bytes
+  std::vector<unsigned char> in(rows * ldi);
+  xpose::test::fill_random(in.data(), in.size(), 2026120227);
+  alignas(64) unsigned char out[cols * ldo];
+  std::memset(out, xpose::test::kPoison, sizeof out);
+  kt.stream_tile_16b(reinterpret_cast<const std::byte*>(in.data()), ldi, reinterpret_cast<std::byte*>(out), ldo, rows,
+                     cols);
+  if (kt.stream_fence) kt.stream_fence();
+  for (i64 j = 0; j < cols; ++j)
+    for (i64 b = 0; b < ldo; ++b) {
+      const unsigned char want = b < rows * 16 ? in[(b / 16) * ldi + j * 16 + b % 16] : xpose::test::kPoison;
+      ASSERT_EQ(out[j * ldo + b], want) << "output row " << j << " byte " << b;
+    }
+}
+
+// Plain 2-D transposes of 16-byte elements whose output rows share one line offset: their interior
+// tiles go straight to the output through stream_tile_16b (blocked.cpp, stream_direct); the others
+// (rows at differing offsets, the first and last tile of each row) through the staging buffer.
+TEST(CpuBlocked, StreamedTilesOf16ByteElements) {
+  transpose_desc padded = tdesc(1000, 700, 16);
+  padded.ld_out = 1004;  // a whole number of lines
+  padded.ld_in = 701;
+  const struct {
+    transpose_desc d;
+    i64 out_offset, in_offset;
+  } cases[] = {
+      {tdesc(1024, 1024, 16), 0, 0},  // 16 MiB: every row's tiles whole lines from line boundaries
+      {tdesc(1024, 1024, 16), 16, 0},  // off a line by one element: the i tiles shift
+      {tdesc(1021, 1030, 16), 0, 16},  // ragged edges; output rows at differing line offsets
+      {padded, 64, 0},
+      {padded, 48, 16},
+  };
+  for (const auto& c : cases)
+    for (int threads : {1, 2, 3}) {
+      std::string summary;
+      ASSERT_EQ(check_transpose(c.d, threads, c.out_offset, c.in_offset, &summary), "")
+          << c.d.rows << "x" << c.d.cols << " +" << c.out_offset << " " << threads << " threads";
+      if (xpose::detail::cpu::active_kernels().stream_copy) {
+        EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
+      }
+    }
+}
+
 TEST(CpuBlocked, PlainTransposesOfBytesAndHalves) {
   const struct {
     transpose_desc d;
