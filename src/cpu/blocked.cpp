@@ -805,12 +805,13 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   // alone 26-29 GB/s, transpose and stream alone 22-28, all three 14.0-14.7, the unstaged tile
   // 10.9-12.6 (docs/cpu.md "Seventh round").
   const bool staged = s.staged && lines && line_tiles && !chained && tile.simd && kt.stage_rows;
-  // Plain 2-D transposes of 16-byte elements whose tiles are whole output lines: each interior tile
-  // goes straight to the output with streaming stores (kernel_table::stream_tile_16b), skipping the
-  // staging buffer and stream_lines. Zen 2, 2 threads, five alternating rounds: c128 16384^2 23.2
-  // vs 19.4 GB/s, 8192^2 25.4 vs 18.1 (docs/cpu.md, "Twenty-seventh session").
-  const bool stream_direct = lines && line_tiles && !chained && e == 16 && n.outer_rank == 0 && n.j.in_stride == e &&
-                             tile.simd && kt.stream_tile_16b;
+  // Transposes of 16-byte elements (batched or not, folded ones too) whose tiles are whole output
+  // lines: each interior tile goes straight to the output with streaming stores
+  // (kernel_table::stream_tile_16b), skipping the staging buffer and stream_lines. Zen 2, 2 threads,
+  // alternating rounds: c128 16384^2 23.2 vs 19.4 GB/s, 8192^2 25.4 vs 18.1, [4,4096,4096] perm 0,2,1
+  // 29.4 vs 24.2, f32 [4096,4096,4] perm 1,0,2 25.5 vs 20.8 (docs/cpu.md, "Twenty-seventh session").
+  const bool stream_direct =
+      lines && line_tiles && !chained && e == 16 && n.j.in_stride == e && tile.simd && kt.stream_tile_16b;
   // Chained tiles written directly (small ones, choose_tiles) whose base tile is under
   // kDirectStagedBelow bytes and whose j chain has more than one index: transposed into the staging
   // buffer whole, one kernel call per i chain index, and copied out row by row, instead of one

@@ -819,8 +819,8 @@ void tile_16b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i
 
 // kernel_table::stream_tile_16b: output row j's elements i, i + 1 in one 32-byte streaming store.
 // Against the tile staged and then streamed (tile_16b + stream_lines) on the 2-core Zen 2 host,
-// five alternating rounds, 2 threads: c128 16384^2 23.2 vs 19.4 GB/s, 8192^2 25.4 vs 18.1
-// (docs/cpu.md, "Twenty-seventh session").
+// alternating rounds, 2 threads: c128 16384^2 23.2 vs 19.4 GB/s, 8192^2 25.4 vs 18.1, batched and
+// folded 16-byte elements +14 to +21% (docs/cpu.md, "Twenty-seventh session").
 void stream_tile_16b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
   for (i64 j = 0; j < cols; ++j) {
     std::byte* d = out + j * ldo;

@@ -934,13 +934,16 @@ TEST(CpuBlockedKernels, StreamTile16b) {
     }
 }
 
-// Plain 2-D transposes of 16-byte elements whose output rows share one line offset: their interior
-// tiles go straight to the output through stream_tile_16b (blocked.cpp, stream_direct); the others
-// (rows at differing offsets, the first and last tile of each row) through the staging buffer.
+// Transposes of 16-byte elements whose output rows share one line offset: their interior tiles go
+// straight to the output through stream_tile_16b (blocked.cpp, stream_direct); the others (rows at
+// differing offsets, the first and last tile of each row) through the staging buffer. Plain,
+// batched, and 4- and 8-byte elements folded into 16-byte ones by a shared fastest dim.
 TEST(CpuBlocked, StreamedTilesOf16ByteElements) {
   transpose_desc padded = tdesc(1000, 700, 16);
   padded.ld_out = 1004;  // a whole number of lines
   padded.ld_in = 701;
+  transpose_desc batched = tdesc(600, 520, 16);
+  batched.batch = 3;
   const struct {
     transpose_desc d;
     i64 out_offset, in_offset;
@@ -950,6 +953,7 @@ TEST(CpuBlocked, StreamedTilesOf16ByteElements) {
       {tdesc(1021, 1030, 16), 0, 16},  // ragged edges; output rows at differing line offsets
       {padded, 64, 0},
       {padded, 48, 16},
+      {batched, 0, 0},
   };
   for (const auto& c : cases)
     for (int threads : {1, 2, 3}) {
@@ -960,6 +964,8 @@ TEST(CpuBlocked, StreamedTilesOf16ByteElements) {
         EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
       }
     }
+  for (const permute_desc& d : {pdesc({1024, 1030, 4}, {1, 0, 2}, 4), pdesc({3, 700, 800, 2}, {0, 2, 1, 3}, 8)})
+    for (int threads : {1, 2}) ASSERT_EQ(check_permute(d, threads), "") << d.elem_bytes << "B, " << threads << " threads";
 }
 
 TEST(CpuBlocked, PlainTransposesOfBytesAndHalves) {
