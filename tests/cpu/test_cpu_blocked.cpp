@@ -910,9 +910,6 @@ TEST(CpuBlocked, MidLengthIAxisGrowsTheJChain) {
   }
 }
 
-// Plain 2-D transposes of bytes and halves take 128-byte output rows and 2-4 KiB input rows
-// (kRule1And2Plain), walked row-major: ragged shapes over several tiles on both axes, with
-// misaligned pointers, streamed, 1-3 threads; batched ones keep the 256-byte rows.
 // kernel_table::stream_tile_16b alone: a 12 x 5 tile of 16-byte elements into output rows a
 // padded stride apart, every byte of each row's 12 elements as the transpose puts it, the padding
 // between rows untouched.
@@ -968,6 +965,9 @@ TEST(CpuBlocked, StreamedTilesOf16ByteElements) {
     for (int threads : {1, 2}) ASSERT_EQ(check_permute(d, threads), "") << d.elem_bytes << "B, " << threads << " threads";
 }
 
+// Plain 2-D transposes of bytes and halves take 128-byte output rows and 2-4 KiB input rows
+// (kRule1And2Plain), walked row-major: ragged shapes over several tiles on both axes, with
+// misaligned pointers, streamed, 1-3 threads; batched ones keep the 256-byte rows.
 TEST(CpuBlocked, PlainTransposesOfBytesAndHalves) {
   const struct {
     transpose_desc d;
