@@ -145,10 +145,23 @@ constexpr narrow_rule kNarrowRules[] = {
     {8, 8, true, 64, 64, 1, 4882, "interleave",
      "f64 matrix of 64 long rows, whole long side: rows interleaved in registers (H200 64 x 10^7: 91.9% of copy vs "
      "82.7 before; 32 / 48 x 10^7 +0.4 / -3.9: not taken)"},
-    {8, 8, false, 64, 64, 0, 4882, "tiled_skew",
-     "narrow f64 matrix, input rows of 64 elements, odd long side: the classic tile, output rows staggered to sectors "
-     "(H200 10000001 x 64: 90.5% of copy vs tiled 76.5 before; twenty-seventh session, by name, "
-     "results/side64-f64-byname-2026-12-02j.json)"},
+    {8, 8, false, 64, 64, -1, 4882, "tiled_skew",
+     "narrow f64 matrix, input rows of 64 elements: the classic tile, output rows staggered to sectors (H200 "
+     "10000001 x 64 / 10000000 x 64: 90.5 / 95.1% of copy vs tiled 76.5 / reg_batch 86.5 before; twenty-seventh "
+     "and twenty-eighth sessions, by name, results/side64-f64-byname-2026-12-02j.json, "
+     "results/side48-64-byname-2026-12-02.json)"},
+    {16, 16, false, 64, 64, -1, 9765, "tiled_skew",
+     "narrow c128 matrix, input rows of 64 elements: the classic tile, output rows staggered to sectors (H200 "
+     "10000001 x 64 / 10000000 x 64: 90.4 / 93.8% of copy vs narrow 86.7 / 83.7 before; twenty-eighth session, by "
+     "name, results/c128-side48-64-byname-2026-12-02.json, results/side48-64-byname-2026-12-02.json)"},
+    {16, 16, true, 64, 64, -1, 9765, "tiled_skew",
+     "c128 matrix of 64 long rows: the classic tile, output rows staggered to sectors (H200 64 x 10000001 / 64 x "
+     "10000000: 92.6 / 95.1% of copy vs narrow 88.1 / 86.0 before; twenty-eighth session, by name, "
+     "results/c128-side48-64-byname-2026-12-02.json, results/side48-64-byname-2026-12-02.json)"},
+    {16, 16, true, 48, 48, 0, 7324, "tiled_skew",
+     "c128 matrix of 48 long rows, odd long side: the classic tile, output rows staggered to sectors (H200 48 x "
+     "10000001: 92.6% of copy vs narrow 89.2 before; 48 x 10000000 not: narrow 96.2 vs 95.2; twenty-eighth "
+     "session, by name, results/c128-side48-64-byname-2026-12-02.json)"},
     {8, 16, false, 16, 48, -1, 1220, "tiled_skew",
      "narrow 8- or 16-byte matrix, input rows of 16-48 elements: the classic tile, output rows staggered to sectors "
      "(H200 10000001 x 16 / 10000001 x 48 f64: 92.9 / 89.4% of copy vs 80.1 / 78.2 before; 1e7 x 16 c128 97.6 vs 90.2)"},

@@ -334,6 +334,13 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({1000000, 32}, {1, 0}), 4), "interleave"},     // 92.7 vs 82.2
       {with(pdesc({10000000, 48}, {1, 0}), 16), "tiled_skew"},  // kNarrowRules (94.4 vs narrow 94.1)
       {with(pdesc({10000001, 64}, {1, 0}), 8), "tiled_skew"},   // kNarrowRules (90.5 vs tiled 76.5)
+      {with(pdesc({10000001, 64}, {1, 0}), 16), "tiled_skew"},  // kNarrowRules (90.4 vs narrow 86.7)
+      {with(pdesc({64, 10000001}, {1, 0}), 16), "tiled_skew"},  // (92.6 vs narrow 88.1)
+      {with(pdesc({48, 10000001}, {1, 0}), 16), "tiled_skew"},  // (92.6 vs narrow 89.2)
+      {with(pdesc({64, 1000001}, {1, 0}), 16), "narrow"},       // below the size measured
+      {with(pdesc({10000000, 64}, {1, 0}), 16), "tiled_skew"},  // (93.8 vs narrow 83.7)
+      {with(pdesc({64, 10000000}, {1, 0}), 16), "tiled_skew"},  // (95.1 vs narrow 86.0)
+      {with(pdesc({48, 10000000}, {1, 0}), 16), "narrow"},      // whole 48 long rows: narrow 96.2 vs 95.2
       // ... but 8-byte ones with a side of 32 or 48: fast_tile (its 32 x 32 tiles whole or 3/4 full)
       {with(pdesc({48, 10000000}, {1, 0}), 8), "fast_tile"},
       {with(pdesc({32, 20000000}, {1, 0}), 8), "fast_tile"},
@@ -342,7 +349,7 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       // single narrow matrices of whole blocks, 1, 2 and 8 B: reg_batch with short input rows, and with
       // short columns where a warp covers whole output rows from 128-byte input pieces
       {with(pdesc({10000000, 48}, {1, 0}), 1), "reg_batch"},
-      {with(pdesc({10000000, 64}, {1, 0}), 8), "reg_batch"},
+      {with(pdesc({10000000, 64}, {1, 0}), 8), "tiled_skew"},  // ... but f64 64-element rows: kNarrowRules (95.1 vs 86.5)
       {with(pdesc({48, 10000000}, {1, 0}), 1), "reg_batch"},
       {with(pdesc({32, 20000000}, {1, 0}), 2), "reg_batch"},
       {with(pdesc({48, 10000000}, {1, 0}), 2), "permute_packed"},  // 80-byte input pieces
