@@ -105,6 +105,18 @@ constexpr tile_rule kRuleStaged1{256, 1024, 256 << 10};
 // 14.4-15.6 (as above, `--dtype f16`). For f32 staging measured no better (16.4-17.3 vs 17.5-17.8
 // GB/s at 16384^2 with 64 x 1024 tiles, 13.6-14.3 with 32 x 1024), so 4-byte tiles stay unstaged.
 constexpr tile_rule kRuleStaged2{256, 2048, 256 << 10};
+// Batches of bytes and halves (outer dims: batched transposes, and permutations that are one, such as
+// the rank-3 reversal [2048,256,512] perm 2,1,0) are staged as a plain transpose is where each
+// matrix is at least kStagedBatchMatrixBytes, with input rows of at least kStagedBatchInRow bytes
+// (the reversal's are 512 B, under kRuleStaged1's 1 KiB: the tile takes them whole). Zen 2 host, 2
+// threads, old / new alternating, GB/s (docs/cpu.md "Twenty-eighth session"): i8 [2048,256,512] perm
+// 2,1,0 11.7-12.5 / 14.2-14.5, [2048,64,2048] perm 2,1,0 10.0-10.2 / 14.2-14.3, f16 [1024,256,512]
+// perm 2,1,0 15.2-15.8 / 17.8-17.9; batched perm 0,2,1: i8 [256,1024,1024] 14.0 / 14.8-15.1,
+// [4,4096,4096] 14.2-14.5 / 14.4-15.7, f16 [8,2048,4096] 17.2-17.8 / 17.7-18.2, [64,2048,1024]
+// 18.8-19.2 / 19.4-20.9. Smaller matrices (a batch of 512 x 1024 bytes) were not measured and keep
+// the unstaged tiles.
+constexpr i64 kStagedBatchMatrixBytes = 1 << 20;
+constexpr i64 kStagedBatchInRow = 512;
 
 // Input rows a multiple of this apart land in the same few sets of the 8-way, 64-set L1 data
 // cache, so the 8 or 16 rows of a micro-kernel evict each other and every load goes to L2: the
@@ -395,13 +407,14 @@ bool chain_links_staged(const blocked_nest& n, const tile_shape& s) {
 tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_bytes, cpu_tuning tuning) {
   tile_shape s;
   const i64 e = n.elem, ni = n.i.extent, nj = n.j.extent;
-  // Staged tiles: a plain 2-D transpose of bytes or halves, both sides contiguous, every output
+  // Staged tiles: a 2-D transpose of bytes or halves (or a batch of large ones), both sides contiguous, every output
   // row at the same line offset (so the tiles can start on line boundaries), large enough to
   // stream, and an i extent of several tiles (the first and last i tiles take the ordinary path).
   const tile_rule& staged_rule = e == 1 ? kRuleStaged1 : kRuleStaged2;
-  s.staged = kt.stage_rows && e <= 2 && n.outer_rank == 0 && n.i.out_stride == e && n.j.in_stride == e &&
-             rows_share_line_offset(n) && out_bytes >= kStreamMinBytes && ni * e >= 4 * staged_rule.out_row &&
-             nj * e >= staged_rule.in_row;
+  const bool batch = n.outer_rank > 0;  // (kStagedBatchMatrixBytes)
+  s.staged = kt.stage_rows && e <= 2 && (!batch || ni * nj * e >= kStagedBatchMatrixBytes) && n.i.out_stride == e &&
+             n.j.in_stride == e && rows_share_line_offset(n) && out_bytes >= kStreamMinBytes &&
+             ni * e >= 4 * staged_rule.out_row && nj * e >= (batch ? kStagedBatchInRow : staged_rule.in_row);
   tile_rule rule = s.staged ? staged_rule : rule_for(n);
   if (const plain_walk w = plain_2d_walk(tuning, e); n.outer_rank == 0 && !s.staged && w.tile > 0)
     rule = tile_rule{w.out_row, w.in_row, w.tile};

@@ -1040,12 +1040,31 @@ TEST(CpuBlocked, StagedTiles) {
           << c.d.rows << "x" << c.d.cols << " " << c.d.elem_bytes << "B +" << c.out_offset << " " << threads << " threads";
       EXPECT_EQ(summary.find("staged input") != std::string::npos, avx2 && c.staged) << summary;
     }
-  // A batch (outer dims) is not staged, and stays right.
-  transpose_desc batched = tdesc(1088, 4096, 1);
+  // Batches (outer dims) are staged where each matrix is at least 1 MiB (kStagedBatchMatrixBytes),
+  // with input rows from 512 B: batched transposes, misaligned ones, and permutations that are one
+  // (the rank-3 reversal); a batch of smaller matrices is not, and stays right too.
+  const struct {
+    permute_desc d;
+    bool staged;
+  } batches[] = {
+      {pdesc({2, 1088, 4096}, {0, 2, 1}, 1), true},
+      {pdesc({3, 1120, 1536}, {0, 2, 1}, 2), true},
+      {pdesc({2112, 8, 512}, {2, 1, 0}, 1), true},   // 2112 x 512 bytes a matrix, 8 of them
+      {pdesc({1056, 8, 600}, {2, 1, 0}, 2), true},   // rows of 1200 B, a short last tile
+      {pdesc({8, 1024, 960}, {0, 2, 1}, 1), false},  // 960 KiB a matrix
+      {pdesc({2400, 8, 448}, {2, 1, 0}, 1), false},  // input rows of 448 B
+  };
+  for (const auto& b : batches)
+    for (int threads : {1, 2, 3}) {
+      std::string summary;
+      ASSERT_EQ(check_permute(b.d, threads, &summary), "") << summary << ", " << threads << " threads";
+      EXPECT_EQ(summary.find("staged input") != std::string::npos, avx2 && b.staged) << summary;
+    }
+  transpose_desc batched = tdesc(1088, 4096, 1);  // and through the transpose API, pointers misaligned
   batched.batch = 2;
   std::string summary;
-  ASSERT_EQ(check_transpose(batched, 2, 0, 0, &summary), "");
-  EXPECT_EQ(summary.find("staged input"), std::string::npos) << summary;
+  ASSERT_EQ(check_transpose(batched, 2, 5, 3, &summary), "");
+  EXPECT_EQ(summary.find("staged input") != std::string::npos, avx2) << summary;
 }
 
 // stage_rows against a plain row copy: every row count around the group of 8, byte counts around
