@@ -73,6 +73,16 @@ constexpr i64 kFoldedInRow = 1024;
 // the output rows are 256 B to 4 KiB long: 64% vs 37% on the [64,64,64,256] reversal, 66% vs 29%
 // on [256,256,1024], 57-67% vs 30% at 1024 x 65536 f32, 55% vs 32% on [256,256,2048] f16.
 constexpr tile_rule kRuleFewRows4{64, 1024, 16 << 10};
+// Those were measured on the Zen 4 host with the code of 2026-11-29. On the Zen 2 host with today's
+// (staging buffer, streaming, chunked tasks), tiles without chains whose matrix is at least this
+// large, with input rows of at least 1 KiB, run faster with kRule4's 64 x 1024 tiles: alternating
+// rounds, 2 threads, GB/s, few-rows -> kRule4 (docs/cpu.md "Twenty-eighth session"): the
+// [256,256,1024] reversal 11.4-11.9 -> 18.7-18.9, [512,256,512] 13.0-13.1 -> 21.7-22.2,
+// [1024,64,1024] 11.1-12.3 -> 21.9-23.0, 1024 x 65536 13.5-16.9 -> 17.4-26.3, 256 x 262144
+// 13.9-15.3 -> 22.8-23.4, batched perm 0,2,1 [64,1024,1024] 20.1-20.5 -> 24.9-26.3, [256,512,512]
+// 18.4-19.3 -> 22.9-24.5, the suite's [90,163,56,81] perm 2,3,1,0 10.0-10.2 -> 10.7-11.6. (Not
+// re-measured on the Zen 4 or Intel hosts; smaller matrices and chained tiles keep the rule.)
+constexpr i64 kFewRows4MaxMatrixBytes = 1 << 20;
 // In tiles without chains, only where the rows also alias in L1 (a multiple of kAliasingStride
 // apart, as in every shape above): rows far apart at other strides kept the ordinary rule's long
 // tiles better. Interleaved runs on the 2-core machine (AMD EPYC, Zen 2), two rounds (f32: four),
@@ -141,7 +151,10 @@ const tile_rule& rule_for(const blocked_nest& n) {
   const bool scattered_rows =
       n.i.in_stride > 2 * n.j.extent * e && (chained || n.i.in_stride % kAliasingStride == 0);
   if (e <= 2) return scattered_rows ? kRuleFewRows1And2 : n.outer_rank == 0 ? kRule1And2Plain : kRule1And2;
-  if (e == 4) return scattered_rows || (out_row > 256 && out_row <= 4096) ? kRuleFewRows4 : kRule4;
+  if (e == 4) {
+    const bool large = !chained && n.i.extent * n.j.extent * e >= kFewRows4MaxMatrixBytes && n.j.extent * e >= 1024;
+    return !large && (scattered_rows || (out_row > 256 && out_row <= 4096)) ? kRuleFewRows4 : kRule4;
+  }
   if (e == 8) return kRule8;
   return kRule16;
 }

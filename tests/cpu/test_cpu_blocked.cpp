@@ -772,8 +772,8 @@ TEST(CpuBlocked, SplitChainDims) {
 
 // Tiles of 1-, 2- and 4-byte elements whose rows lie far apart in the input take the few-rows
 // tiles (one line per output row: blocked.cpp's kRuleFewRows1And2, kRuleFewRows4) only when that
-// distance is a multiple of kAliasingStride; at other distances the ordinary rule's long tiles.
-// Both run correctly.
+// distance is a multiple of kAliasingStride (and, for f32, the matrix is under 1 MiB); at other
+// distances the ordinary rule's long tiles. Both run correctly.
 TEST(CpuBlocked, FewRowsTilesOnlyAtAliasingStrides) {
   struct c {
     std::vector<i64> extents;
@@ -785,7 +785,11 @@ TEST(CpuBlocked, FewRowsTilesOnlyAtAliasingStrides) {
       {{600, 4, 512}, 2, "128x256 tiles"},
       {{600, 4, 520}, 2, "128x520 tiles"},
       {{600, 8, 700}, 1, "256x700 tiles"},
-      {{1100, 4, 512}, 4, "64x64 tiles"},  // (output rows of 4400 B: f32's other few-rows case is off)
+      {{1100, 16, 128}, 4, "64x64 tiles"},  // (output rows of 4400 B: f32's other few-rows case is off)
+      {{1100, 16, 130}, 4, "112x130 tiles"},
+      // f32 matrices of 1 MiB and more with input rows of 1 KiB and more keep the long tiles
+      // (kFewRows4MaxMatrixBytes): 2.2 MiB matrices, rows 8 KiB apart
+      {{1100, 4, 512}, 4, "64x512 tiles"},
       {{1100, 4, 520}, 4, "64x520 tiles"},
   };
   for (const auto& k : cases) {
