@@ -78,11 +78,12 @@ constexpr tile_rule kRuleFewRows4{64, 1024, 16 << 10};
 // large, with input rows of at least 1 KiB, run faster with kRule4's 64 x 1024 tiles: alternating
 // rounds, 2 threads, GB/s, few-rows -> kRule4 (docs/cpu.md "Twenty-eighth session"): the
 // [256,256,1024] reversal 11.4-11.9 -> 18.7-18.9, [512,256,512] 13.0-13.1 -> 21.7-22.2,
-// [1024,64,1024] 11.1-12.3 -> 21.9-23.0, 1024 x 65536 13.5-16.9 -> 17.4-26.3, 256 x 262144
-// 13.9-15.3 -> 22.8-23.4, batched perm 0,2,1 [64,1024,1024] 20.1-20.5 -> 24.9-26.3, [256,512,512]
-// 18.4-19.3 -> 22.9-24.5, the suite's [90,163,56,81] perm 2,3,1,0 10.0-10.2 -> 10.7-11.6. (Not
-// re-measured on the Zen 4 or Intel hosts; smaller matrices and chained tiles keep the rule.)
-constexpr i64 kFewRows4MaxMatrixBytes = 1 << 20;
+// [1024,64,1024] 11.1-12.3 -> 21.9-23.0, [256,512,512] 11.8-12.6 -> 19.3-19.6, [128,512,256]
+// (128 KiB matrices, the smallest measured) 12.2-12.7 -> 17.7-17.8, 1024 x 65536 13.5-16.9 ->
+// 17.4-26.3, 256 x 262144 13.9-15.3 -> 22.8-23.4, batched perm 0,2,1 [64,1024,1024] 20.1-20.5 ->
+// 24.9-26.3, the suite's [90,163,56,81] perm 2,3,1,0 10.0-10.2 -> 10.7-11.6. (Not re-measured on
+// the Zen 4 or Intel hosts; smaller matrices, shorter input rows and chained tiles keep the rule.)
+constexpr i64 kFewRows4MaxMatrixBytes = 128 << 10;
 // In tiles without chains, only where the rows also alias in L1 (a multiple of kAliasingStride
 // apart, as in every shape above): rows far apart at other strides kept the ordinary rule's long
 // tiles better. Interleaved runs on the 2-core machine (AMD EPYC, Zen 2), two rounds (f32: four),

@@ -772,8 +772,8 @@ TEST(CpuBlocked, SplitChainDims) {
 
 // Tiles of 1-, 2- and 4-byte elements whose rows lie far apart in the input take the few-rows
 // tiles (one line per output row: blocked.cpp's kRuleFewRows1And2, kRuleFewRows4) only when that
-// distance is a multiple of kAliasingStride (and, for f32, the matrix is under 1 MiB); at other
-// distances the ordinary rule's long tiles. Both run correctly.
+// distance is a multiple of kAliasingStride (and, for f32, the matrix is under 128 KiB or its input
+// rows under 1 KiB); at other distances the ordinary rule's long tiles. Both run correctly.
 TEST(CpuBlocked, FewRowsTilesOnlyAtAliasingStrides) {
   struct c {
     std::vector<i64> extents;
@@ -787,10 +787,12 @@ TEST(CpuBlocked, FewRowsTilesOnlyAtAliasingStrides) {
       {{600, 8, 700}, 1, "256x700 tiles"},
       {{1100, 16, 128}, 4, "64x64 tiles"},  // (output rows of 4400 B: f32's other few-rows case is off)
       {{1100, 16, 130}, 4, "112x130 tiles"},
-      // f32 matrices of 1 MiB and more with input rows of 1 KiB and more keep the long tiles
+      // f32 matrices of 128 KiB and more with input rows of 1 KiB and more keep the long tiles
       // (kFewRows4MaxMatrixBytes): 2.2 MiB matrices, rows 8 KiB apart
       {{1100, 4, 512}, 4, "64x512 tiles"},
       {{1100, 4, 520}, 4, "64x520 tiles"},
+      {{128, 32, 256}, 4, "64x256 tiles"},  // 128 KiB matrices: long tiles
+      {{120, 32, 256}, 4, "64x64 tiles"},   // 120 KiB: few rows
   };
   for (const auto& k : cases) {
     std::string summary;
