@@ -73,17 +73,6 @@ constexpr i64 kFoldedInRow = 1024;
 // the output rows are 256 B to 4 KiB long: 64% vs 37% on the [64,64,64,256] reversal, 66% vs 29%
 // on [256,256,1024], 57-67% vs 30% at 1024 x 65536 f32, 55% vs 32% on [256,256,2048] f16.
 constexpr tile_rule kRuleFewRows4{64, 1024, 16 << 10};
-// Those were measured on the Zen 4 host with the code of 2026-11-29. On the Zen 2 host with today's
-// (staging buffer, streaming, chunked tasks), tiles without chains whose matrix is at least this
-// large, with input rows of at least 1 KiB, run faster with kRule4's 64 x 1024 tiles: alternating
-// rounds, 2 threads, GB/s, few-rows -> kRule4 (docs/cpu.md "Twenty-eighth session"): the
-// [256,256,1024] reversal 11.4-11.9 -> 18.7-18.9, [512,256,512] 13.0-13.1 -> 21.7-22.2,
-// [1024,64,1024] 11.1-12.3 -> 21.9-23.0, [256,512,512] 11.8-12.6 -> 19.3-19.6, [128,512,256]
-// (128 KiB matrices, the smallest measured) 12.2-12.7 -> 17.7-17.8, 1024 x 65536 13.5-16.9 ->
-// 17.4-26.3, 256 x 262144 13.9-15.3 -> 22.8-23.4, batched perm 0,2,1 [64,1024,1024] 20.1-20.5 ->
-// 24.9-26.3, the suite's [90,163,56,81] perm 2,3,1,0 10.0-10.2 -> 10.7-11.6. (Not re-measured on
-// the Zen 4 or Intel hosts; smaller matrices, shorter input rows and chained tiles keep the rule.)
-constexpr i64 kFewRows4MaxMatrixBytes = 128 << 10;
 // In tiles without chains, only where the rows also alias in L1 (a multiple of kAliasingStride
 // apart, as in every shape above): rows far apart at other strides kept the ordinary rule's long
 // tiles better. Interleaved runs on the 2-core machine (AMD EPYC, Zen 2), two rounds (f32: four),
@@ -98,6 +87,18 @@ constexpr i64 kFewRows4MaxMatrixBytes = 128 << 10;
 // and [4096,4,16384] reversals, f16 [1024,256,512] and [256,256,2048]), and in chained tiles, whose
 // budget the rule sets, too (five i8 suite cases x0.75-x1.25 both ways): those keep it.
 constexpr tile_rule kRuleFewRows1And2{64, 2048, 64 << 10};
+// kRuleFewRows4's cases above were measured on the Zen 4 host with the code of 2026-11-29. On the
+// Zen 2 host with today's (staging buffer, streaming, chunked tasks), f32 tiles without chains whose
+// matrix is at least this large, with input rows of at least 1 KiB, run faster with kRule4's 64 x
+// 1024 tiles (rule_for): alternating
+// rounds, 2 threads, GB/s, few-rows -> kRule4 (docs/cpu.md "Twenty-eighth session"): the
+// [256,256,1024] reversal 11.4-11.9 -> 18.7-18.9, [512,256,512] 13.0-13.1 -> 21.7-22.2,
+// [1024,64,1024] 11.1-12.3 -> 21.9-23.0, [256,512,512] 11.8-12.6 -> 19.3-19.6, [128,512,256]
+// (128 KiB matrices, the smallest measured) 12.2-12.7 -> 17.7-17.8, 1024 x 65536 13.5-16.9 ->
+// 17.4-26.3, 256 x 262144 13.9-15.3 -> 22.8-23.4, batched perm 0,2,1 [64,1024,1024] 20.1-20.5 ->
+// 24.9-26.3, the suite's [90,163,56,81] perm 2,3,1,0 10.0-10.2 -> 10.7-11.6. (Not re-measured on
+// the Zen 4 or Intel hosts; smaller matrices, shorter input rows and chained tiles keep the rule.)
+constexpr i64 kFewRows4MaxMatrixBytes = 128 << 10;
 // Output rows at differing line offsets (ld_out * E not a multiple of 64) take >= 256 B rows
 // whatever the element: each tile then transposes one extra line's worth per row (run_tiles,
 // `ext`), 25% extra at 256 B (with 64 B rows: 45% vs 77% of memcpy at 8193 x 8192 f32).
