@@ -99,6 +99,29 @@ constexpr tile_rule kRuleFewRows1And2{64, 2048, 64 << 10};
 // 24.9-26.3, the suite's [90,163,56,81] perm 2,3,1,0 10.0-10.2 -> 10.7-11.6. (Not re-measured on
 // the Zen 4 or Intel hosts; smaller matrices, shorter input rows and chained tiles keep the rule.)
 constexpr i64 kFewRows4MaxMatrixBytes = 128 << 10;
+// The strided scalar loop (generic_tile_any: folded elements of sizes without a kernel, 5-15 and
+// 17-511 bytes but 8 and 16) walked the tile's output rows, each written front to back with its
+// elements gathered down the tile's input rows. Where those input rows lie close together (at most
+// twice their tile length apart, so the tile's input is one sequential stretch, the prefetchers'
+// case) it walks the input rows instead, each read front to back with its elements scattered over
+// the tile's output rows, as long as there are at most this many (tile_shape::rows_first).
+// Alternating runs of the two orders, 2 threads, GB/s, output rows first -> input rows first
+// (docs/cpu.md "Twenty-ninth session"): Zen 2 host, f32 [462819,29,5] perm 1,0,2 (48 x 29 tiles of
+// 20 B) 12.9 -> 19.0, f16 [925638,29,5] (112 x 29, 10 B) 8.5 -> 15.7, i8 [1851276,29,5] (224 x 29, 5
+// B) 3.2 -> 4.6, i8 [5572,15,13,13,19] perm 3,0,1,2,4 (16 x 13, 19 B) 15.6 -> 20.0, f16 [2786,...]
+// (38 B) 10.6 -> 16.7, f32 [1393,...] (76 B) 16.5 -> 20.2, f16 [360800,124,3,1] perm 1,0,2,3 (32 x 124,
+// 6 B) 5.8 -> 12.9, f32 [180400,124,3,1] (16 x 80, 12 B) 10.8 -> 12.7; the device machine's Intel
+// Xeon, f32 [462819,29,5] 12.9 -> 15.0, f16 [925638,29,5] 9.8 -> 13.4, i8 [5572,...] 14.1 -> 15.5, i8
+// [1851276,29,5] 7.7 -> 8.9, but f16 [360800,124,3,1] 7.9 -> 4.7 and f32 [180400,124,3,1] 7.7 -> 4.8:
+// 124 and 80 output rows, each in its own pages, so the Intel tuning stops at 32 rows (29 measured
+// ahead); 124 is the most measured on the AMD side. Tiles whose input rows lie far apart (f16
+// [11598,29,57,7] perm 2,1,0,3, rows 23 KiB apart: 8.0-8.9 -> 7.5-8.7; i8 [91896,127,23] perm
+// 1,0,2 17.2 -> 15.8) and chained tiles keep the output rows first.
+constexpr i64 kRowsFirstMaxOutRowsAmd = 128, kRowsFirstMaxOutRowsIntel = 32;
+i64 rows_first_max_out_rows(cpu_tuning t) {
+  return t == cpu_tuning::kIntel ? kRowsFirstMaxOutRowsIntel : kRowsFirstMaxOutRowsAmd;
+}
+
 // Output rows at differing line offsets (ld_out * E not a multiple of 64) take >= 256 B rows
 // whatever the element: each tile then transposes one extra line's worth per row (run_tiles,
 // `ext`), 25% extra at 256 B (with 64 B rows: 45% vs 77% of memcpy at 8193 x 8192 f32).
@@ -299,6 +322,7 @@ struct tile_shape {
   i64 ti = 1, tj = 1;  // elements along i (output-contiguous) and j (input-contiguous)
   bool stream = false;
   bool staged = false;  // whole-line tiles staged through kernel_table::stage_rows (run_tiles)
+  bool rows_first = false;  // strided scalar tiles walked along their input rows (choose_tiles)
 };
 
 // Staged input rows of tj elements in the staging area (every staged path of run_tiles and
@@ -419,6 +443,8 @@ bool chain_links_staged(const blocked_nest& n, const tile_shape& s) {
          JP * s.tj * round_up(K * n.i.extent * e, 64) <= kBufBytes;
 }
 
+bool pads_elements(i64 e);  // (below, with the padded tiles)
+
 tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_bytes, cpu_tuning tuning) {
   tile_shape s;
   const i64 e = n.elem, ni = n.i.extent, nj = n.j.extent;
@@ -502,6 +528,10 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   // (Staged tiles need whole-line output rows and their staged input within the staging buffer.)
   s.staged = s.staged && s.stream && s.ti * e % 64 == 0 && s.ti < ni &&
              s.ti * staged_row_stride(s.tj, e) <= kBufBytes && s.ti * kStagedChunkBytes <= kInStageBytes;
+  // Folded elements of other sizes (the strided scalar loop): input rows first where the tile's
+  // input is one sequential stretch and its output rows few enough (kRowsFirstMaxOutRows).
+  s.rows_first = elem_index(e) < 0 && !pads_elements(e) && !n.i_chain_rank && !n.j_chain_rank &&
+                 n.j.in_stride == e && n.i.in_stride <= 2 * s.tj * e && s.tj <= rows_first_max_out_rows(tuning);
   return s;
 }
 
@@ -535,8 +565,13 @@ inline void copy_by_32(std::byte* dst, const std::byte* src, i64 e) {
 }
 
 void generic_tile_any(const std::byte* in, i64 si, i64 sj, std::byte* out, i64 so_i, i64 so_j, i64 ti, i64 tj,
-                      i64 e) {
+                      i64 e, bool rows_first = false) {
   auto each = [&](auto&& copy) {
+    if (rows_first) {  // each input row front to back (tile_shape::rows_first)
+      for (i64 i = 0; i < ti; ++i)
+        for (i64 j = 0; j < tj; ++j) copy(out + j * so_j + i * so_i, in + i * si + j * sj);
+      return;
+    }
     for (i64 j = 0; j < tj; ++j)
       for (i64 i = 0; i < ti; ++i) copy(out + j * so_j + i * so_i, in + i * si + j * sj);
   };
@@ -594,8 +629,9 @@ struct tile_runner {
   tile_fn padded = nullptr;  // the padded size's kernel, under the same conditions
   const kernel_table* kt = nullptr;
   i64 si = n.i.in_stride;  // input row stride: the nest's, or a staging copy's
+  bool rows_first = false;  // tile_shape::rows_first, for the strided scalar loop
 
-  tile_runner with_input_stride(i64 s) const { return tile_runner{n, simd, padded, kt, s}; }
+  tile_runner with_input_stride(i64 s) const { return tile_runner{n, simd, padded, kt, s, rows_first}; }
 
   void padded_tile(const std::byte* in, std::byte* out, i64 so_j, i64 ti, i64 tj) const {
     const i64 e = n.elem, P = padded_size(e);
@@ -622,7 +658,7 @@ struct tile_runner {
       case 4: return generic_tile<4>(in, si, sj, out, so_i, so_j, ti, tj);
       case 8: return generic_tile<8>(in, si, sj, out, so_i, so_j, ti, tj);
       case 16: return generic_tile<16>(in, si, sj, out, so_i, so_j, ti, tj);
-      default: return generic_tile_any(in, si, sj, out, so_i, so_j, ti, tj, e);
+      default: return generic_tile_any(in, si, sj, out, so_i, so_j, ti, tj, e, rows_first);
     }
   }
 };
@@ -774,7 +810,8 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   const int ke = elem_index(e);
   const int kp = pads_elements(e) ? elem_index(padded_size(e)) : -1;
   const tile_runner tile{n, ke >= 0 && n.j.in_stride == e ? kt.tile[ke] : nullptr,
-                         kp >= 0 && kt.pad_rows && n.j.in_stride == e ? kt.tile[kp] : nullptr, &kt};
+                         kp >= 0 && kt.pad_rows && n.j.in_stride == e ? kt.tile[kp] : nullptr,
+                         &kt, n.i.in_stride, s.rows_first};
 
   // Streaming stores must cover whole cache lines (microkernels_avx2.cpp says why). A line split
   // between two i tiles would need ordinary stores, each a read-for-ownership from memory at full
@@ -1208,7 +1245,8 @@ status configure_blocked(plan_data& pd, std::string*) {
     const bool padded = pads_elements(n.elem) && kt.pad_rows && n.j.in_stride == n.elem && n.i.out_stride == n.elem;
     const std::string kernels = simd     ? fmt::format("{} kernels", kt.isa)
                                 : padded ? fmt::format("{} kernels on {}-byte slots", kt.isa, padded_size(n.elem))
-                                         : std::string("strided scalar kernels");
+                                         : std::string(s.rows_first ? "strided scalar kernels, input rows first"
+                                                                    : "strided scalar kernels");
     const i64 macro = n.outer_rank == 0 ? plain_2d_walk(pd.tuning, n.elem).macro : 0;
     pd.reason += fmt::format("; {}x{} tiles{} of {} B elements ({}) x {}{}{}{}", s.ti, s.tj, chains, n.elem,
                              kernels, n.outer_count(),

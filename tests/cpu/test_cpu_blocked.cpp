@@ -801,6 +801,37 @@ TEST(CpuBlocked, FewRowsTilesOnlyAtAliasingStrides) {
   }
 }
 
+// Folded elements through the strided scalar loop walk the input rows first where the tile's input
+// rows lie close together and its output rows are few (kRowsFirstMaxOutRows: 128 under the AMD
+// tuning, 32 under the Intel one), else the output rows first; both orders against the reference,
+// 1-3 threads, under each tuning.
+TEST(CpuBlocked, RowsFirstScalarTiles) {
+  using xpose::cpu_tuning;
+  struct c {
+    permute_desc d;
+    bool amd, intel;  // rows first under each tuning
+  } cases[] = {
+      {pdesc({4000, 29, 5}, {1, 0, 2}, 4), true, true},        // 20 B elements, whole 580 B input rows
+      {pdesc({9000, 29, 5}, {1, 0, 2}, 1), true, true},        // 5 B
+      {pdesc({700, 15, 13, 13, 19}, {3, 0, 1, 2, 4}, 2), true, true},  // 38 B
+      {pdesc({3000, 124, 3, 1}, {1, 0, 2, 3}, 2), true, false},  // 124 output rows: not on Intel
+      {pdesc({300, 29, 57, 7}, {2, 1, 0, 3}, 2), false, false},  // input rows 23 KiB apart
+      {pdesc({900, 127, 23}, {1, 0, 2}, 1), false, false},      // a tile of 32 of each 127-element row
+  };
+  for (cpu_tuning t : {cpu_tuning::kAmd, cpu_tuning::kIntel}) {
+    g_tuning = t;
+    for (const auto& k : cases)
+      for (int threads : {1, 3}) {
+        std::string summary;
+        ASSERT_EQ(check_permute(k.d, threads, &summary), "") << summary;
+        const bool want = t == cpu_tuning::kIntel ? k.intel : k.amd;
+        EXPECT_EQ(summary.find("input rows first") != std::string::npos, want) << summary;
+        EXPECT_NE(summary.find("strided scalar kernels"), std::string::npos) << summary;
+      }
+  }
+  g_tuning = cpu_tuning::kAuto;
+}
+
 // Seeded random shapes of small dims and one or two long ones (31-300, often prime), so chains
 // form and their links split, with and without a remainder; every element size, 1-3 threads.
 TEST(CpuBlocked, RandomSplitChains) {
