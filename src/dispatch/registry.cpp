@@ -28,6 +28,7 @@ constexpr auto kVariants = std::to_array<variant_info>({
     XPOSE_GPU(smem_v3, true, 16, 16, "seed: coalesced both ways through a (B, B+1) padded tile")
     XPOSE_GPU(tiled, true, 32, 8, "classic 32x32 tile, 32x8 threads, (32, 33) padded shared array")
     XPOSE_GPU(tiled_skew, true, 32, 8, "classic 32x32 tile with its output rows staggered to 32-byte sectors (2- to 16-byte elements)")
+    XPOSE_GPU(tiled_words, true, 32, 8, "classic 32x32 tile of 4-byte words, each a 2x2 (2-byte) or 4x4 (1-byte) block of elements transposed in registers")
     XPOSE_GPU(fast_tile, true, 0, 0, "16-byte vectors both ways through a padded shared tile, 4x8-lane accesses (1-byte tiles: swizzled words after register transposes)")
     XPOSE_GPU(reg_tile, true, 0, 0, "no shared memory: V x V blocks transposed in registers, 16-byte vectors both ways")
     XPOSE_GPU(reg_batch, true, 0, 0, "batches of small matrices (and narrow ones) of whole V x V blocks: one block per thread, a warp over G block rows of W blocks, transposed in registers")

@@ -116,6 +116,41 @@ status configure_tiled_skew(plan_data& pd, std::string* why) {
   return status::kSuccess;
 }
 
+// tiled_words (kernels/tiled_words.cuh): the classic tile over K x K blocks of 1- or 2-byte elements
+// held in 4-byte words (K = 4 / element size), so every side, leading dimension and batch stride is
+// whole blocks, and both pointers are 4-byte aligned.
+status configure_tiled_words(plan_data& pd, std::string* why) {
+  constexpr int kTile = 32;  // kTiledWordsTile in kernels/tiled_words.cuh (blocks)
+  const int s = pd.prob.elem_bytes, h = pd.launch.block_y;
+  if (s > 2)
+    return fail(status::kVariantNotApplicable, why,
+                fmt::format("tiled_words packs 1- and 2-byte elements into 4-byte words; {}-byte elements are words "
+                            "already (name tiled)",
+                            s));
+  if (pd.launch.block_x != kTile || (h != 4 && h != 8 && h != 16 && h != 32))
+    return fail(status::kInvalidBlock, why,
+                fmt::format("tiled_words needs a block of 32xH with H in 4, 8, 16, 32 (got {}x{})", pd.launch.block_x, h));
+  const auto& m = pd.mat;
+  const int k = 4 / s;
+  bool whole = m.rows % k == 0 && m.cols % k == 0 && m.ld_in % k == 0 && m.ld_out % k == 0;
+  if (m.batch_rank <= 1)
+    whole = whole && (m.batch == 1 || (m.bs_in % k == 0 && m.bs_out % k == 0));
+  else
+    for (int d = 0; d < m.batch_rank; ++d) whole = whole && m.batch_in[d] % k == 0 && m.batch_out[d] % k == 0;
+  if (!whole)
+    return fail(status::kVariantNotApplicable, why,
+                fmt::format("tiled_words moves {0} x {0} blocks of {1}-byte elements as words: rows, columns, leading "
+                            "dimensions and batch strides must be multiples of {0} (got {2} x {3}, ld {4}/{5})",
+                            k, s, m.rows, m.cols, m.ld_in, m.ld_out));
+  const bool down = m.batch == 1;  // as tiled: single matrices down the tile rows first
+  const std::int64_t tr = ceil_div(m.rows / k, kTile), tc = ceil_div(m.cols / k, kTile);
+  pd.launch.grid_x = down ? tr : tc;
+  pd.launch.grid_y = down ? tc : tr;
+  pd.launch.grid_z = m.batch;
+  pd.align_bytes = 4;
+  return status::kSuccess;
+}
+
 namespace {
 
 // 16-byte vectors need every row (and matrix) start of the strided sides on a 16-byte boundary.

@@ -1,5 +1,5 @@
-// Launches of the seeds' kernels, the classic tile and its staggered form tiled_skew (their launch
-// shapes: configure.cpp).
+// Launches of the seeds' kernels, the classic tile, its staggered form tiled_skew and its word form
+// tiled_words (their launch shapes: configure.cpp).
 //
 // Each variant has two kernels: the seeds' own form (seed_form.cuh: int indices, one tile per
 // block), run when the problem is one the seeds' code can launch (seed_form_fits), and the looped
@@ -11,6 +11,7 @@
 #include "gpu/kernels/smem_seed.cuh"
 #include "gpu/kernels/tiled.cuh"
 #include "gpu/kernels/tiled_skew.cuh"
+#include "gpu/kernels/tiled_words.cuh"
 #include "gpu/variants.hpp"
 
 namespace xpose::detail::gpu {
@@ -118,6 +119,31 @@ status run_tiled_skew(const plan_data& pd, const void* in, void* out, CUstream_s
       return status::kInvalidBlock;  // configure_tiled_skew admits 4, 8, 16 only
     }
   });
+}
+
+status run_tiled_words(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
+  auto go = [&]<class T>() -> status {
+    auto pick = [&]<int H>() {
+      return pd.mat.batch == 1 ? tiled_words_kernel<H, T, true> : tiled_words_kernel<H, T, false>;
+    };
+    void (*k)(const T*, T*, matrix_view, std::int64_t, std::int64_t) = nullptr;
+    switch (pd.launch.block_y) {
+      case 4: k = pick.template operator()<4>(); break;
+      case 8: k = pick.template operator()<8>(); break;
+      case 16: k = pick.template operator()<16>(); break;
+      case 32: k = pick.template operator()<32>(); break;
+      default: return status::kInvalidBlock;  // configure_tiled_words admits 4, 8, 16, 32 only
+    }
+    k<<<grid_of(pd.launch), block_of(pd.launch), 0, s>>>(static_cast<const T*>(in), static_cast<T*>(out), pd.mat,
+                                                         pd.launch.grid_x, pd.launch.grid_y);
+    XPOSE_CUDA_TRY(cudaGetLastError(), why);
+    return status::kSuccess;
+  };
+  switch (pd.prob.elem_bytes) {
+    case 1: return go.template operator()<std::uint8_t>();
+    case 2: return go.template operator()<std::uint16_t>();
+  }
+  return status::kVariantNotApplicable;  // configure_tiled_words refuses other sizes
 }
 
 }  // namespace xpose::detail::gpu

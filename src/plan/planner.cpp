@@ -281,6 +281,36 @@ bool tiled_small_wins(const plan_data& pd) {
   return pd.prob.count() * s <= limit;
 }
 
+// Single 1- and 2-byte matrices of whole 4-byte words that are not whole 16-byte vectors (sides and
+// leading dimensions multiples of 4 / S elements, a leading dimension not a multiple of 16 / S):
+// tiled_words, the classic tile over 4 x 4-byte or 2 x 2-half blocks held in words, where skew_tile
+// or the classic tile ran them. H200 2026-12-02 (twenty-ninth session, by name, two runs of 20
+// repetitions, % of copy, tiled_words 32x4 / 32x8 / 32x16 against auto's kernel then;
+// docs/results/words-2026-12-02-*.json):
+//   i8  4100x4092 80-83 / 81-92 / 78-87 vs skew_tile 47-51 (tiled 51-55), 8196x8188 63 / 67 / 78 vs
+//       62, 10000x10004 72 / 81 / 75-76 vs 67, 10004x9972 60-61 / 63-64 / 74 vs 69, 16380x16388 56 /
+//       59 / 71 vs 69; 2052x2044 (4 MiB, launch-bound, noisy) 100-142 / 142-182 / 126-168 vs tiled 107-111
+//   f16 4100x4092 91-92 / 95-96 / 79 vs tiled 79-81 (skew_tile 87-89), 2052x2044 95-130 / 119-151 /
+//       99-132 vs tiled 94-109; but 8196x8188 81-82 / 85-86 / 69 vs skew_tile 88, 10000x10004 87 vs
+//       87, 16380x16388 75-79 vs 84
+// So bytes take it from 4 MiB (the smallest size measured) at 32 x 16 (ahead or level everywhere,
+// where 32 x 8 lost 2-11 points to skew_tile on three shapes), halves from 4 to 34 MiB (the
+// classic tile's limit in tiled_small_wins; 128 MiB lost) at 32 x 8. Returns the block height, 0
+// for no rule.
+int tiled_words_height(const plan_data& pd) {
+  constexpr std::int64_t kMiB = 1024 * 1024;
+  const auto& m = pd.mat;
+  const int s = pd.prob.elem_bytes;
+  if (!pd.has_matrix || s > 2 || m.batch != 1 || std::min(m.rows, m.cols) <= 64) return 0;
+  const int k = 4 / s, v = 16 / s;
+  const bool words = m.rows % k == 0 && m.cols % k == 0 && m.ld_in % k == 0 && m.ld_out % k == 0;
+  const bool vectors = m.ld_in % v == 0 && m.ld_out % v == 0;
+  const std::int64_t bytes = pd.prob.count() * s;
+  if (!words || vectors || bytes < 4 * kMiB) return 0;
+  if (s == 1) return 16;
+  return bytes <= 34 * kMiB ? 8 : 0;
+}
+
 // Single 4- and 8-byte matrices whose input rows are not whole 16-byte vectors (so no fast_tile or
 // tma_tile) but whose output rows are whole 32-byte sectors (rows a multiple of 8 or 4 elements):
 // the classic tile, in its Down order, writes whole sectors as they are, and skew_tile's staggered
@@ -636,6 +666,13 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // x 128 or 64 x 64 for 1- and 2-byte ones: 64 blocks for 1024^2 i8). That does not explain
       // c128, where both run 256 threads on 32 x 32 tiles; not investigated. Sizes past the limits in
       // tiled_small_wins were not measured against tiled (4096^2 f32 fast_tile: 96.6% of copy).
+      // (Ahead of the classic tile, which tiled_small_wins also gives unaligned halves up to 34 MiB.)
+      if (const int h = tiled_words_height(pd); h > 0)
+        c.push_back({"tiled_words",
+                     "1- or 2-byte matrix of whole 4-byte words, not whole 16-byte vectors: classic 32x32 tile of "
+                     "words, each a 4x4-byte or 2x2-half block transposed in registers (H200 4100x4092 i8 / f16: "
+                     "78-87 / 95-96% of copy vs skew_tile 47-51 / tiled 79-81)",
+                     false, h});
       if (tiled_small_wins(pd))
         c.push_back({"tiled", "small matrix of whole 16-byte rows, launch-bound: classic 32x32 tile, 256 threads "
                               "(H200 1024^2 f32: 1.03x the copy's time vs fast_tile 1.08x)"});

@@ -139,6 +139,34 @@ TEST(GpuRandom, TiledSkewAnyAlignment) {
   any_alignment_transposes("tiled_skew", true, 20261202);
 }
 
+// tiled_words: 1- and 2-byte matrices whose sides, leading dimensions and batch strides are whole
+// K x K blocks (K = 4 / size), both pointers on word boundaries, with partial 32 x 32-block tiles
+// everywhere; one case in eight breaks a multiple (refused: nothing runs) and one in ten offsets a
+// pointer off its word (refused at execute: nothing may be written).
+TEST(GpuRandom, TiledWordsWholeBlocks) {
+  XPOSE_REQUIRE_GPU();
+  std::mt19937_64 rng(20261203);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  for (int c = 0; c < 400; ++c) {
+    const int eb = c % 2 ? 2 : 1;
+    const std::int64_t k = 4 / eb;
+    xpose::transpose_desc d{.rows = k * pick(1, c % 5 == 0 ? 700 : 90), .cols = k * pick(1, c % 7 == 0 ? 700 : 90),
+                            .elem_bytes = eb};
+    if (c % 8 == 3) (c % 16 == 3 ? d.rows : d.cols) += pick(1, k - 1);  // refused: not whole blocks
+    if (c % 2 == 0) d.ld_in = d.cols + k * pick(0, 9) + (c % 24 == 0 ? 1 : 0);
+    if (c % 3 == 0) d.ld_out = d.rows + k * pick(0, 9);
+    if (c % 5 == 1) {
+      d.batch = pick(2, 6);
+      d.batch_stride_in = d.rows * d.ld_in.value_or(d.cols) + k * pick(0, 5);
+      d.batch_stride_out = d.cols * d.ld_out.value_or(d.rows) + k * pick(0, 5);
+    }
+    const std::int64_t in_off = c % 10 == 4 ? pick(1, k - 1) : k * pick(0, 3);
+    const std::int64_t out_off = c % 10 == 9 ? pick(1, k - 1) : k * pick(0, 3);
+    const std::string err = run_case(d, eb, in_off, out_off, 19000 + c, "tiled_words");
+    ASSERT_EQ(err, "") << "tiled_words case " << c << ": " << describe(d, in_off, out_off);
+  }
+}
+
 TEST(GpuRandom, PermuteRunsAnyAlignment) {
   XPOSE_REQUIRE_GPU();
   any_alignment_transposes("permute_runs", true, 20261201);

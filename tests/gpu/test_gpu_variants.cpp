@@ -34,6 +34,16 @@ std::vector<std::string> gpu_variants() {
   return v;
 }
 
+// Whether every side, leading dimension and batch stride of 1- or 2-byte `d` is whole K x K blocks of
+// 4-byte words (tiled_words).
+bool whole_word_blocks(const xpose::transpose_desc& d) {
+  const std::int64_t k = 4 / d.elem_bytes;
+  for (std::int64_t v : {d.rows, d.cols, d.ld_in.value_or(d.cols), d.ld_out.value_or(d.rows),
+                         d.batch_stride_in.value_or(0), d.batch_stride_out.value_or(0)})
+    if (v % k) return false;
+  return true;
+}
+
 // Runs `variant` on `d` and compares the whole output span (logical region and padding) with the
 // reference applied to an equally poisoned buffer.
 void check_transpose(const std::string& variant, const xpose::transpose_desc& d, std::uint64_t seed,
@@ -61,6 +71,9 @@ void check_transpose(const std::string& variant, const xpose::transpose_desc& d,
                        // interleave takes single matrices with a dense side of 2-16, 32, 48 or 64 elements of 1-8 bytes
                        (variant == "interleave" && ps == status::kVariantNotApplicable) ||
                        (variant == "skew_tile" && d.elem_bytes == 16 && ps == status::kVariantNotApplicable) ||
+                       // tiled_words takes 1- and 2-byte elements in whole K x K blocks (K = 4 / size)
+                       (variant == "tiled_words" && (d.elem_bytes > 2 || !whole_word_blocks(d)) &&
+                        ps == status::kVariantNotApplicable) ||
                        // tiled_skew refuses 1-byte elements (a stagger of up to 31 rows)
                        (variant == "tiled_skew" && d.elem_bytes == 1 && ps == status::kVariantNotApplicable) ||
                        // tma_tile refuses output rows that are not whole 16-byte units (configure_tma_tile)
@@ -147,6 +160,9 @@ TEST(GpuVariantBlocks, NonDefaultBlocks) {
   std::uint64_t seed = 200;
   for (const auto& c : cfgs)
     for (int eb : {1, 4, 16}) check_transpose(c.v, {.rows = 301, .cols = 203, .elem_bytes = eb}, ++seed, 0xA5, c.bx, c.by);
+  // tiled_words at every height, on whole blocks (301 x 203 is refused).
+  for (int h : {4, 16, 32})
+    for (int eb : {1, 2}) check_transpose("tiled_words", {.rows = 300, .cols = 204, .elem_bytes = eb}, ++seed, 0xA5, 32, h);
 }
 
 // Execute-time checks that need a device: memory spaces and alignment. Nothing may be written.

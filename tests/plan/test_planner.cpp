@@ -261,6 +261,17 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({2048, 2048}, {1, 0}), 16), "tiled"},
       {with(pdesc({2048, 4096}, {1, 0}), 16), "tiled"},  // 128 MiB: the 16-byte rule, 32 x 16 threads
       {with(pdesc({10007, 9973}, {1, 0}), 1), "skew_tile"},
+      // single 1- and 2-byte matrices of whole words, not whole vectors: the classic tile of words
+      // (tiled_words_height), bytes from 4 MiB, halves from 4 to 34 MiB
+      {with(pdesc({4100, 4092}, {1, 0}), 1), "tiled_words"},
+      {with(pdesc({10000, 10004}, {1, 0}), 1), "tiled_words"},
+      {with(pdesc({16380, 16388}, {1, 0}), 1), "tiled_words"},
+      {with(pdesc({2052, 2044}, {1, 0}), 2), "tiled_words"},
+      {with(pdesc({4100, 4092}, {1, 0}), 2), "tiled_words"},
+      {with(pdesc({8196, 8188}, {1, 0}), 2), "skew_tile"},        // halves over 34 MiB
+      {with(pdesc({1024, 1028}, {1, 0}), 1), "tiled"},            // bytes under 4 MiB
+      {with(pdesc({4100, 4094}, {1, 0}), 1), "skew_tile"},        // 4094 bytes: not whole words
+      {with(pdesc({2, 4100, 4092}, {0, 2, 1}), 1), "skew_tile"},  // batches not measured
       // ... single ones up to 12 / 34 / 48 / 200 MiB (1 / 2 / 4 / 8 bytes) the classic tile
       {with(pdesc({1000, 1000}, {1, 0}), 1), "tiled"},
       {with(pdesc({1448, 1448}, {1, 0}), 1), "tiled"},
@@ -735,6 +746,49 @@ TEST_F(GpuPlanner, TiledSkewLaunchShape) {
   EXPECT_NE(why.find("1-byte"), std::string::npos) << why;
   EXPECT_EQ(plan_t(tdesc(1024, 1030), gpu("tiled_skew", 32, 2), &pd, &why), status::kInvalidBlock);
   EXPECT_NE(why.find("32xH"), std::string::npos) << why;
+}
+
+// tiled_words: the classic tile's grid over K x K blocks (K = 4 / size), down the tile rows for a
+// single matrix and across for batches; 4-byte pointers; refuses wider elements, sides, leading
+// dimensions or batch strides that are not whole blocks, and blocks other than 32x4/8/16/32.
+TEST_F(GpuPlanner, TiledWordsLaunchShape) {
+  plan_data pd;
+  std::string why;
+  ASSERT_EQ(plan_t(tdesc(1024, 2048, 2), gpu("tiled_words"), &pd, &why), status::kSuccess) << why;
+  EXPECT_EQ(pd.launch.block_x, 32);
+  EXPECT_EQ(pd.launch.block_y, 8);
+  EXPECT_EQ(pd.align_bytes, 4);
+  expect_grid(pd, 16, 32, 1);  // 512 row blocks, 1024 column blocks, 32 a tile
+  ASSERT_EQ(plan_t(tdesc(2048, 1028, 1), gpu("tiled_words", 32, 32), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, 16, 9, 1);  // 512 row blocks, 257 column blocks
+  transpose_desc b = tdesc(256, 128, 1);
+  b.batch = 3;
+  ASSERT_EQ(plan_t(b, gpu("tiled_words", 32, 4), &pd, &why), status::kSuccess) << why;
+  expect_grid(pd, 1, 2, 3);  // across: x the tile columns
+  EXPECT_EQ(plan_t(tdesc(1024, 1024), gpu("tiled_words"), &pd, &why), status::kVariantNotApplicable);
+  EXPECT_NE(why.find("words already"), std::string::npos) << why;
+  EXPECT_EQ(plan_t(tdesc(1026, 1024, 1), gpu("tiled_words"), &pd, &why), status::kVariantNotApplicable);
+  EXPECT_NE(why.find("multiples of 4"), std::string::npos) << why;
+  transpose_desc ld = tdesc(1024, 1024, 2);
+  ld.ld_in = 1025;
+  EXPECT_EQ(plan_t(ld, gpu("tiled_words"), &pd, &why), status::kVariantNotApplicable);
+  EXPECT_NE(why.find("multiples of 2"), std::string::npos) << why;
+  b.batch_stride_in = 256 * 128 + 2;
+  EXPECT_EQ(plan_t(b, gpu("tiled_words"), &pd, &why), status::kVariantNotApplicable);
+  EXPECT_EQ(plan_t(tdesc(1024, 1024, 2), gpu("tiled_words", 32, 2), &pd, &why), status::kInvalidBlock);
+  EXPECT_NE(why.find("32xH"), std::string::npos) << why;
+}
+
+// auto's tiled_words runs at the measured heights: 32 x 16 for bytes, 32 x 8 for halves.
+TEST_F(GpuPlanner, TiledWordsRuleHeights) {
+  plan_data pd;
+  std::string why;
+  ASSERT_EQ(plan_t(tdesc(4100, 4092, 1), gpu(), &pd, &why), status::kSuccess) << why;
+  EXPECT_EQ(std::string(pd.variant->name), "tiled_words");
+  EXPECT_EQ(pd.launch.block_y, 16);
+  ASSERT_EQ(plan_t(tdesc(4100, 4092, 2), gpu(), &pd, &why), status::kSuccess) << why;
+  EXPECT_EQ(std::string(pd.variant->name), "tiled_words");
+  EXPECT_EQ(pd.launch.block_y, 8);
 }
 
 TEST_F(GpuPlanner, GridsBeyondTheHardwareLimitStillPlan) {
