@@ -281,8 +281,9 @@ bool tiled_small_wins(const plan_data& pd) {
   return pd.prob.count() * s <= limit;
 }
 
-// Single 1- and 2-byte matrices of whole 4-byte words that are not whole 16-byte vectors (sides and
-// leading dimensions multiples of 4 / S elements, a leading dimension not a multiple of 16 / S):
+// 1- and 2-byte matrices of whole 4-byte words that are not whole 16-byte vectors (sides and
+// leading dimensions multiples of 4 / S elements, a leading dimension or batch stride not a multiple
+// of 16 / S):
 // tiled_words, the classic tile over 4 x 4-byte or 2 x 2-half blocks held in words, where skew_tile
 // or the classic tile ran them. H200 2026-12-02 (twenty-ninth session, by name, two runs of 20
 // repetitions, % of copy, tiled_words 32x4 / 32x8 / 32x16 against auto's kernel then;
@@ -293,22 +294,34 @@ bool tiled_small_wins(const plan_data& pd) {
 //   f16 4100x4092 91-92 / 95-96 / 79 vs tiled 79-81 (skew_tile 87-89), 2052x2044 95-130 / 119-151 /
 //       99-132 vs tiled 94-109; but 8196x8188 81-82 / 85-86 / 69 vs skew_tile 88, 10000x10004 87 vs
 //       87, 16380x16388 75-79 vs 84
-// So bytes take it from 4 MiB (the smallest size measured) at 32 x 16 (ahead or level everywhere,
-// where 32 x 8 lost 2-11 points to skew_tile on three shapes), halves from 4 to 34 MiB (the
-// classic tile's limit in tiled_small_wins; 128 MiB lost) at 32 x 8. Returns the block height, 0
-// for no rule.
+// Batches of them (one batch dim), in the permutation suites (docs/results/words-suite-probe-2026-12-02.json,
+// two runs, 32x4 / 32x8 / 32x16 vs auto's kernel then): i8 [360,163,56,81] perm 2,3,1,0 (163 matrices of
+// 360 x 4536) 52 / 55 / 61 vs skew_tile 43, [21024,8,14,19,6] perm 2,3,4,1,0 (8 of 21024 x 1596) 75 / 79-80
+// / 73 vs skew_tile 66; f16 [10512,8,14,19,6] (8 of 10512 x 1596, 32 MiB each) 82 / 86 / 68 vs skew_tile
+// 80, but [180,163,56,81] (1.6 MiB each) 58 / 59 / 62 vs skew_tile 64.
+// So bytes take it from 4 MiB in all (the smallest size measured; batches of 1.6 MiB matrices
+// gained) at 32 x 16 (ahead everywhere, where 32 x 8 lost 2-11 points to skew_tile on three single
+// shapes), halves where each matrix is 4 to 34 MiB (the classic tile's limit in tiled_small_wins;
+// 128 MiB and 1.6 MiB matrices lost) at 32 x 8. Under auto afterwards, shapes not fitted on
+// (docs/results/words-auto-{i8,f16}-2026-12-02.json, two runs, % of copy, against skew_tile / tiled by
+// name in the same run): i8 3000x3004 89.4-89.8 (64.5-67.1 / 46.6-47.9), 6000x6004 81.8-83.1 (66-67
+// / 53-54), 12000x12004 77.1 (73.2-73.5 / 45), 20000x20004 72.3 (72.7-72.9: level); f16 2500x2502
+// 88.1-94.1 (74-76 / 81-83.5), 3000x3002 92.0-94.4 (68.5-71 / 79.5-81.6), 4096x4098 87.1 (78-79 /
+// 71.5). Returns the block height, 0 for no rule.
 int tiled_words_height(const plan_data& pd) {
   constexpr std::int64_t kMiB = 1024 * 1024;
   const auto& m = pd.mat;
   const int s = pd.prob.elem_bytes;
-  if (!pd.has_matrix || s > 2 || m.batch != 1 || std::min(m.rows, m.cols) <= 64) return 0;
+  if (!pd.has_matrix || s > 2 || m.batch_rank > 1 || std::min(m.rows, m.cols) <= 64) return 0;
   const int k = 4 / s, v = 16 / s;
-  const bool words = m.rows % k == 0 && m.cols % k == 0 && m.ld_in % k == 0 && m.ld_out % k == 0;
-  const bool vectors = m.ld_in % v == 0 && m.ld_out % v == 0;
-  const std::int64_t bytes = pd.prob.count() * s;
-  if (!words || vectors || bytes < 4 * kMiB) return 0;
+  const bool words = m.rows % k == 0 && m.cols % k == 0 && m.ld_in % k == 0 && m.ld_out % k == 0 &&
+                     (m.batch == 1 || (m.bs_in % k == 0 && m.bs_out % k == 0));
+  const bool vectors = m.ld_in % v == 0 && m.ld_out % v == 0 &&  // (and batch strides: fast_tile's own test)
+                       (m.batch == 1 || (m.bs_in % v == 0 && m.bs_out % v == 0));
+  const std::int64_t matrix = m.rows * m.cols * s;
+  if (!words || vectors || matrix * m.batch < 4 * kMiB) return 0;
   if (s == 1) return 16;
-  return bytes <= 34 * kMiB ? 8 : 0;
+  return matrix >= 4 * kMiB && matrix <= 34 * kMiB ? 8 : 0;
 }
 
 // Single 4- and 8-byte matrices whose input rows are not whole 16-byte vectors (so no fast_tile or

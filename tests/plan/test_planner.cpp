@@ -271,7 +271,11 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({8196, 8188}, {1, 0}), 2), "skew_tile"},        // halves over 34 MiB
       {with(pdesc({1024, 1028}, {1, 0}), 1), "tiled"},            // bytes under 4 MiB
       {with(pdesc({4100, 4094}, {1, 0}), 1), "skew_tile"},        // 4094 bytes: not whole words
-      {with(pdesc({2, 4100, 4092}, {0, 2, 1}), 1), "skew_tile"},  // batches not measured
+      {with(pdesc({2, 4100, 4092}, {0, 2, 1}), 1), "tiled_words"},  // batches of bytes: any matrix size
+      {with(pdesc({360, 163, 56, 81}, {2, 3, 1, 0}), 1), "tiled_words"},      // 163 of 360 x 4536
+      {with(pdesc({21024, 8, 14, 19, 6}, {2, 3, 4, 1, 0}), 1), "tiled_words"},
+      {with(pdesc({10512, 8, 14, 19, 6}, {2, 3, 4, 1, 0}), 2), "tiled_words"},  // halves of 4-34 MiB
+      {with(pdesc({180, 163, 56, 81}, {2, 3, 1, 0}), 2), "skew_tile"},        // 1.6 MiB halves
       // ... single ones up to 12 / 34 / 48 / 200 MiB (1 / 2 / 4 / 8 bytes) the classic tile
       {with(pdesc({1000, 1000}, {1, 0}), 1), "tiled"},
       {with(pdesc({1448, 1448}, {1, 0}), 1), "tiled"},
