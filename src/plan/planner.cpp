@@ -283,9 +283,8 @@ bool tiled_small_wins(const plan_data& pd) {
 
 // 1- and 2-byte matrices of whole 4-byte words that are not whole 16-byte vectors (sides and
 // leading dimensions multiples of 4 / S elements, a leading dimension or batch stride not a multiple
-// of 16 / S):
-// tiled_words, the classic tile over 4 x 4-byte or 2 x 2-half blocks held in words, where skew_tile
-// or the classic tile ran them. H200 2026-12-02 (twenty-ninth session, by name, two runs of 20
+// of 16 / S): tiled_words, the classic tile over 4 x 4-byte or 2 x 2-half blocks held in words,
+// where skew_tile or the classic tile ran them. H200 2026-12-02 (twenty-ninth session, by name, two runs of 20
 // repetitions, % of copy, tiled_words 32x4 / 32x8 / 32x16 against auto's kernel then;
 // docs/results/words-2026-12-02-*.json):
 //   i8  4100x4092 80-83 / 81-92 / 78-87 vs skew_tile 47-51 (tiled 51-55), 8196x8188 63 / 67 / 78 vs
@@ -655,6 +654,14 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // 10000001x48 46.9/63.5, where `tiled` or permute_packed ran 24.5/69.4 and 22.3/52.2.
       if (std::min(m.rows, m.cols) <= 64)
         c.push_back({"narrow", "one side <= 64 elements: short side whole, long side in 16 KiB chunks"});
+      // Matrices of whole words but not whole vectors (tiled_words_height): the classic tile of words,
+      // ahead of the classic tile, which tiled_small_wins also gives unaligned halves up to 34 MiB.
+      if (const int h = tiled_words_height(pd); h > 0)
+        c.push_back({"tiled_words",
+                     "1- or 2-byte matrix of whole 4-byte words, not whole 16-byte vectors: classic 32x32 tile of "
+                     "words, each a 4x4-byte or 2x2-half block transposed in registers (H200 4100x4092 i8 / f16: "
+                     "78-87 / 95-96% of copy vs skew_tile 47-51 / tiled 79-81)",
+                     false, h});
       // H200, 2026-11-29 (docs/performance.md), % of copy at 16384^2 by element size 1/2/4/8/16 B:
       //   fast_tile 66.6 / 87.7 / 87.2 / 87.3 / 91.0;  reg_tile 86.7 / 43.8 / 52.7 / 76.4 / 74.6
       //   (reg_tile's and fast_tile's 2- to 8-byte stores were split by nvcc then: store_vec16 in
@@ -679,13 +686,6 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // x 128 or 64 x 64 for 1- and 2-byte ones: 64 blocks for 1024^2 i8). That does not explain
       // c128, where both run 256 threads on 32 x 32 tiles; not investigated. Sizes past the limits in
       // tiled_small_wins were not measured against tiled (4096^2 f32 fast_tile: 96.6% of copy).
-      // (Ahead of the classic tile, which tiled_small_wins also gives unaligned halves up to 34 MiB.)
-      if (const int h = tiled_words_height(pd); h > 0)
-        c.push_back({"tiled_words",
-                     "1- or 2-byte matrix of whole 4-byte words, not whole 16-byte vectors: classic 32x32 tile of "
-                     "words, each a 4x4-byte or 2x2-half block transposed in registers (H200 4100x4092 i8 / f16: "
-                     "78-87 / 95-96% of copy vs skew_tile 47-51 / tiled 79-81)",
-                     false, h});
       if (tiled_small_wins(pd))
         c.push_back({"tiled", "small matrix of whole 16-byte rows, launch-bound: classic 32x32 tile, 256 threads "
                               "(H200 1024^2 f32: 1.03x the copy's time vs fast_tile 1.08x)"});
