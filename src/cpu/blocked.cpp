@@ -99,24 +99,25 @@ constexpr tile_rule kRuleFewRows1And2{64, 2048, 64 << 10};
 // 24.9-26.3, the suite's [90,163,56,81] perm 2,3,1,0 10.0-10.2 -> 10.7-11.6. (Not re-measured on
 // the Zen 4 or Intel hosts; smaller matrices, shorter input rows and chained tiles keep the rule.)
 constexpr i64 kFewRows4MaxMatrixBytes = 128 << 10;
-// The strided scalar loop (generic_tile_any: folded elements of sizes without a kernel, 5-15 and
-// 17-511 bytes but 8 and 16) walked the tile's output rows, each written front to back with its
+// The strided scalar loop (generic_tile_any: folded elements of sizes other than 1, 2, 4, 8 and 16
+// bytes, 3 padded apart) walked the tile's output rows, each written front to back with its
 // elements gathered down the tile's input rows. Where those input rows lie close together (at most
 // twice their tile length apart, so the tile's input is one sequential stretch, the prefetchers'
 // case) it walks the input rows instead, each read front to back with its elements scattered over
 // the tile's output rows, as long as there are at most this many (tile_shape::rows_first).
-// Alternating runs of the two orders, 2 threads, GB/s, output rows first -> input rows first
-// (docs/cpu.md "Twenty-ninth session"): Zen 2 host, f32 [462819,29,5] perm 1,0,2 (48 x 29 tiles of
-// 20 B) 12.9 -> 19.0, f16 [925638,29,5] (112 x 29, 10 B) 8.5 -> 15.7, i8 [1851276,29,5] (224 x 29, 5
-// B) 3.2 -> 4.6, i8 [5572,15,13,13,19] perm 3,0,1,2,4 (16 x 13, 19 B) 15.6 -> 20.0, f16 [2786,...]
-// (38 B) 10.6 -> 16.7, f32 [1393,...] (76 B) 16.5 -> 20.2, f16 [360800,124,3,1] perm 1,0,2,3 (32 x 124,
-// 6 B) 5.8 -> 12.9, f32 [180400,124,3,1] (16 x 80, 12 B) 10.8 -> 12.7; the device machine's Intel
-// Xeon, f32 [462819,29,5] 12.9 -> 15.0, f16 [925638,29,5] 9.8 -> 13.4, i8 [5572,...] 14.1 -> 15.5, i8
-// [1851276,29,5] 7.7 -> 8.9, but f16 [360800,124,3,1] 7.9 -> 4.7 and f32 [180400,124,3,1] 7.7 -> 4.8:
-// 124 and 80 output rows, each in its own pages, so the Intel tuning stops at 32 rows (29 measured
-// ahead); 124 is the most measured on the AMD side. Tiles whose input rows lie far apart (f16
-// [11598,29,57,7] perm 2,1,0,3, rows 23 KiB apart: 8.0-8.9 -> 7.5-8.7; i8 [91896,127,23] perm
-// 1,0,2 17.2 -> 15.8) and chained tiles keep the output rows first.
+// Zen 2 host, 2 threads, this build against the one before it, two alternating rounds, GB/s
+// (docs/cpu.md "Twenty-ninth session"): i8 [1851276,29,5] perm 1,0,2 (224 x 29 tiles of 5 B) 7.4, 7.2
+// -> 12.6, 12.4; i8 [5572,15,13,13,19] perm 3,0,1,2,4 (16 x 13 of 19 B) 15.8, 15.6 -> 23.3, 28.2; f16
+// [360800,124,3,1] perm 1,0,2,3 (32 x 124 of 6 B) 5.5, 4.5 -> 14.1, 12.0; f16 [2786,15,13,13,19] (38 B)
+// 12.3, 10.0 -> 21.8, 20.0; f32 [462819,29,5] (48 x 29 of 20 B) 12.7, 7.8 -> 18.7, 19.7; f32
+// [180400,124,3,1] (16 x 80 of 12 B) 9.1, 10.4 -> 12.9, 12.8. The device machine's Intel Xeon, 2
+// threads, one round: f32 [462819,29,5] 12.9 -> 15.0, f16 [925638,29,5] 9.8 -> 13.4, i8 [5572,...]
+// 14.1 -> 15.5, i8 [1851276,29,5] 7.7 -> 8.9, but f16 [360800,124,3,1] 7.9 -> 4.7 and f32
+// [180400,124,3,1] 7.7 -> 4.8: 124 and 80 output rows, each in its own pages, so the Intel tuning
+// stops at 32 rows (29 measured ahead); 124 is the most measured on the AMD side. With the order
+// switched for every strided scalar tile, tiles whose input rows lie far apart lost up to 25% (f16
+// [11598,29,57,7] perm 2,1,0,3, rows 23 KiB apart; i8 [91896,127,23] perm 1,0,2), and chained tiles
+// moved both ways: those keep the output rows first.
 constexpr i64 kRowsFirstMaxOutRowsAmd = 128, kRowsFirstMaxOutRowsIntel = 32;
 i64 rows_first_max_out_rows(cpu_tuning t) {
   return t == cpu_tuning::kIntel ? kRowsFirstMaxOutRowsIntel : kRowsFirstMaxOutRowsAmd;
