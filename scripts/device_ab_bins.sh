@@ -17,17 +17,7 @@ for round in $(seq "${ROUNDS:-2}"); do
       sed "s/^/$x $round /" >> "$OUT/ab.log"
   done
 done
-python3 - "$OUT" << 'PY'
-import json, pathlib, sys
-out = pathlib.Path(sys.argv[1])
-rows = []
-for f in sorted((out / "ab").glob("*.json")):
-    build, rnd = f.stem.rsplit("-", 1)
-    for r in json.load(open(f))["results"]:
-        rows.append(dict(r, build=build, round=int(rnd)))
-json.dump({"results": rows}, open(out / "ab.json", "w"), indent=1)
-PY
-rm -rf "$OUT/ab"
+device_merge_json "$OUT/ab" "$OUT/ab.json" build
 echo "ab done after ${SECONDS}s" >> "$OUT/ab.log"
 if [ -n "${EXTRA:-}" ]; then
   first=${BINS%% *}

@@ -1,7 +1,7 @@
 # Sourced by the per-call device scripts (device_batch.sh, device_tma.sh, device_odd.sh, ...): the
 # binaries' folder B (BIN, default .devbin: binaries built on the development machine, with
 # libgomp.so.1 for their host code), the output folder OUT, the clock (SECONDS), and the helpers
-# device_alltests, device_cases and device_ncu_skew.
+# device_alltests, device_cases, device_merge_json and device_ncu_skew.
 B=${BIN:-.devbin}
 export LD_LIBRARY_PATH=$PWD/$B:${LD_LIBRARY_PATH:-}
 OUT=${OUT:-/tmp/out}
@@ -47,4 +47,20 @@ device_ncu_skew() {
       --section MemoryWorkloadAnalysis_Tables "$B/xpose" bench --variants skew_tile --shapes 10007x9973 --dtype "$t" \
       --reps 2 --warmup 1 > "$OUT/ncu-skew-$t.txt" 2>&1
   done
+}
+
+# Merges the `xpose bench --json` files NAME-ROUND.json of folder $1 into $2, every row with NAME
+# under key $3 and ROUND under "round", then removes the folder (device_ab_bins.sh, device_small.sh).
+device_merge_json() {
+  python3 - "$1" "$2" "$3" << 'PY'
+import json, pathlib, sys
+src, dst, key = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+rows = []
+for f in sorted(src.glob("*.json")):
+    name, rnd = f.stem.rsplit("-", 1)
+    for r in json.load(open(f))["results"]:
+        rows.append(dict(r, **{key: name, "round": int(rnd)}))
+json.dump({"results": rows}, open(dst, "w"), indent=1)
+PY
+  rm -rf "$1"
 }

@@ -25,15 +25,5 @@ for r in $(seq "${ROUNDS:-3}"); do
   for h in ${HEIGHTS:-4 8 16 32}; do run "words$h-$r" --variants tiled_words --block "32x$h"; done
   [ -n "${BASE-auto,tiled,fast_tile}" ] && run "base-$r" --variants "${BASE-auto,tiled,fast_tile}"
 done
-python3 - "$OUT" << 'PY'
-import json, pathlib, sys
-out = pathlib.Path(sys.argv[1])
-rows = []
-for f in sorted((out / "small").glob("*.json")):
-    name, rnd = f.stem.rsplit("-", 1)
-    for r in json.load(open(f))["results"]:
-        rows.append(dict(r, run=name, round=int(rnd)))
-json.dump({"results": rows}, open(out / "small.json", "w"), indent=1)
-PY
-rm -rf "$OUT/small"
+device_merge_json "$OUT/small" "$OUT/small.json" run
 echo "done at ${SECONDS}s" >> "$OUT/small.log"
