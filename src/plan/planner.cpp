@@ -254,12 +254,18 @@ bool reg_batch_narrow_wins(const plan_data& pd) {
 // vector kernel auto would otherwise run: fast_tile where rows are whole 16-byte vectors, skew_tile
 // where they are not (measurements in auto_candidates); permute_box does not go ahead of it there
 // (box_beats).
+// Whether both leading dimensions are whole 16-byte vectors (tiled_small_wins' two tables).
+bool whole_vector_rows(const plan_data& pd) {
+  const int v = 16 / pd.prob.elem_bytes;
+  return pd.mat.ld_in % v == 0 && pd.mat.ld_out % v == 0;
+}
+
 bool tiled_small_wins(const plan_data& pd) {
   constexpr std::int64_t kKiB = 1024, kMiB = kKiB * kKiB;
   const auto& m = pd.mat;
-  const int s = pd.prob.elem_bytes, v = 16 / s;
+  const int s = pd.prob.elem_bytes;
   if (!pd.has_matrix || m.batch != 1 || std::min(m.rows, m.cols) <= 64) return false;
-  const bool whole_vectors = m.ld_in % v == 0 && m.ld_out % v == 0;
+  const bool whole_vectors = whole_vector_rows(pd);
   std::int64_t limit = 0;
   if (whole_vectors) {  // against fast_tile: the largest size measured on tiled's side
     switch (s) {
@@ -686,7 +692,7 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // x 128 or 64 x 64 for 1- and 2-byte ones: 64 blocks for 1024^2 i8). That does not explain
       // c128, where both run 256 threads on 32 x 32 tiles; not investigated. Sizes past the limits in
       // tiled_small_wins were not measured against tiled (4096^2 f32 fast_tile: 96.6% of copy).
-      if (tiled_small_wins(pd))
+      if (tiled_small_wins(pd) && whole_vector_rows(pd))  // (the others: below, after skew_tile's reasons)
         c.push_back({"tiled", "small matrix of whole 16-byte rows, launch-bound: classic 32x32 tile, 256 threads "
                               "(H200 1024^2 f32: 1.03x the copy's time vs fast_tile 1.08x)"});
       c.push_back({"fast_tile", "2-D transpose: 16-byte vectors both ways through a shared tile (H200, by name: "

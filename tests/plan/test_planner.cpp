@@ -783,6 +783,19 @@ TEST_F(GpuPlanner, TiledWordsLaunchShape) {
   EXPECT_NE(why.find("32xH"), std::string::npos) << why;
 }
 
+// The classic tile's two small-matrix rules give their own reasons: whole 16-byte rows (against
+// fast_tile) or rows that are not (against skew_tile).
+TEST_F(GpuPlanner, SmallTiledReasonsNameTheirRule) {
+  plan_data pd;
+  std::string why;
+  ASSERT_EQ(plan_t(tdesc(512, 512), gpu(), &pd, &why), status::kSuccess) << why;
+  EXPECT_STREQ(pd.variant->name, "tiled");
+  EXPECT_NE(pd.reason.find("whole 16-byte rows"), std::string::npos) << pd.reason;
+  ASSERT_EQ(plan_t(tdesc(500, 501), gpu(), &pd, &why), status::kSuccess) << why;
+  EXPECT_STREQ(pd.variant->name, "tiled");
+  EXPECT_NE(pd.reason.find("not 16-byte aligned"), std::string::npos) << pd.reason;
+}
+
 // auto's tiled_words runs at the measured heights: 32 x 16 for bytes, 32 x 8 for halves.
 TEST_F(GpuPlanner, TiledWordsRuleHeights) {
   plan_data pd;
