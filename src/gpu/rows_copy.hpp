@@ -71,7 +71,7 @@ XPOSE_HD inline std::int32_t rows_in_offset(const rows_params& p, std::uint32_t 
 
 // The last row a thread's previous chunk touched: its input offset and innermost coordinate, so
 // the next chunk in the same row (a row longer than the distance between a thread's chunks) costs
-// no divisions, and the next row one add unless the innermost coordinate wraps.
+// no divisions, and a later row within the same run of the innermost row dim one multiply-add.
 inline constexpr std::uint32_t kRowsNoRow = 0xffffffffu;
 struct rows_cursor {
   std::uint32_t r = kRowsNoRow;
@@ -79,13 +79,18 @@ struct rows_cursor {
   std::int32_t off = 0;
 };
 
-// Moves the cursor to row r (divisions unless it is there already or at r - 1).
+// Moves the cursor to row r: a step of d rows that keeps the innermost row coordinate inside its
+// extent adds d strides; anything else (a first row, a step back, a wrap) divides. A thread's next
+// chunk lies 512 bytes on, so for rows under 512 bytes that is a step of several rows: with only a
+// step of one taken without divisions, i8 rows of 23 B ran a division chain per chunk (H200,
+// 2026-12-02, docs/performance.md "permute_rows: one path for two pieces").
 XPOSE_HD inline void rows_seek(const rows_params& p, std::uint32_t r, rows_cursor* c) {
   if (c->r == r) return;
   const std::uint32_t inner_ext = p.nd > 0 ? p.ext_div[p.nd - 1].d : 1u;
-  if (c->r != kRowsNoRow && c->r + 1 == r && c->inner + 1 < inner_ext) {
-    c->off += p.in_stride[p.nd - 1];
-    ++c->inner;
+  if (c->r != kRowsNoRow && r > c->r && r - c->r < inner_ext - c->inner) {
+    const std::uint32_t d = r - c->r;
+    c->off += static_cast<std::int32_t>(d) * p.in_stride[p.nd - 1];
+    c->inner += d;
   } else {
     c->off = rows_in_offset(p, r, &c->inner);
   }

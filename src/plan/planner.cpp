@@ -88,33 +88,48 @@ bool runs_beat_packed(const plan_data& pd) {
 }
 
 // permute_rows for row copies (the fastest dim shared) of long rows, of whole 16-byte rows from
-// 128 bytes, and of rows that the other kernels can only move in 1- or 2-byte words (an odd row
-// length or stride) from 20 bytes. H200 2026-11-30 (docs/performance.md "permute_rows"), % of
+// 128 bytes, and from 40 bytes of rows that the other kernels can only move in 1- or 2-byte words
+// (an odd row length or stride), or in 4-byte words for 1- and 2-byte elements. H200 2026-11-30 (docs/performance.md "permute_rows"), % of
 // copy, permute_rows vs what auto ran before (permute_packed or permute_general):
 //   [N,64,W] perm 1,0,2 i8 (256 MiB), W = 128 / 256 / 1024 / 4096: 88.8 / 94.1 / 93.9 / 94.2 vs
-//   general 87.4 / 92.1 / 93.4 / 92.7; W = 129 / 257 / 1025 / 4097: 50.2 / 49.2 / 78.8 / 90.6 vs
-//   5.8-15.3 (both kernels move bytes there); W = 17 / 33 / 65: 34.3 / 49.4 / 50.0 vs 10.6-25.4.
+//   general 87.4 / 92.1 / 93.4 / 92.7;
 //   suite i8 [596,7,19,23,21,7] perm 1,0,2,3,4,5 (64,239 B rows) 92.4 vs 12.5, [2404,53,54,39]
-//   perm 1,0,2,3 (2,106 B) 88.7 vs 24.6, [91896,127,23] perm 1,0,2 (23 B) 49.1 vs 6.4-12.3, f16
-//   [45948,127,23] 49.8 vs 22.8, f32 [601,53,54,39] (8,424 B) 91.7 vs 76.9.
+//   perm 1,0,2,3 (2,106 B) 88.7 vs 24.6, f32 [601,53,54,39] (8,424 B) 91.7 vs 76.9.
+// Rows of 1- or 2-byte words: after the kernel's one path for two pieces (H200 2026-12-02,
+// docs/performance.md "permute_rows: one path for two pieces", results/rows-ab-2026-12-02b.json),
+// permute_rows vs permute_box by name: i8 W = 55 / 65 / 150 / 257 / 513 / 1025: 65.2 / 67.4 / 75.7
+// / 76.5 / 80.3 / 86.7 vs 64.3 / 63.3 / 47.7 / 43.3 / 47.3 / 49.3; suite i8 [40672,5,24,11,5]
+// perm 1,2,0,3,4 (55 B) 60.7 vs 52.2, [1712,18,58,150] perm 2,0,1,3 (150 B) 69.8 vs 53.8; f16
+// [45948,127,23] perm 1,0,2 (46 B) 65.5 vs 57.9, [20336,5,24,11,5] (110 B) 71.1 vs 69.5,
+// [856,18,58,150] (300 B) 77.2 vs 56.2. Below 40 bytes the box won: i8 W = 17 / 23 / 32: 34.9 /
+// 46.1 / 67.7 vs 66.4 / 66.4 / 68.3 (32 B rows are whole vectors: packed's), suite i8 [91896,127,
+// 23] 49.0 vs 50.4, [5572,15,13,13,19] perm 3,0,1,2,4 (19 B) 22.7 vs 53.0, f16 [2786,15,13,13,19]
+// (38 B) 39.1 vs 58.7, [112,23,21,7,22,16] perm 4,0,2,1,3,5 (32 B) 48.3 vs 66.5. One case above it
+// lost: f16 [66,10,23,16,23,8,3] perm 2,4,3,1,0,5,6 (48 B) 64.0 vs 70.0. Rows of whole 4-byte words
+// of 1- or 2-byte elements too (what the box kernels move as 1- or 2-byte elements): f16
+// [856,18,58,150] (300 B) 77.0 vs 56.0 under auto (results/rows-words-2026-12-02.json); for 4-byte
+// elements the same rows went both ways (f32 [22974,127,23] 92 B 72.4 vs 65.3, [428,18,58,150]
+// 600 B 85.9 vs 83.6; [10168,5,24,11,5] 220 B 77.9 vs 88.8, [1393,15,13,13,19] 76 B 61.5 vs 67.1),
+// so those stay with packed.
 // Not taken: short rows (i8 5 / 8 / 16 B: 7.9 / 49.4 / 29.7 vs packed 8.1 / 85.9 / 77.6) and rows
 // of 4- or 8-byte words below 2 KiB, where packed's boxes often move wider vectors (f32 [10168,5,
 // 24,11,5] perm 1,2,0,3,4, 220 B: 50.9 vs 90.1; [22974,127,23] 51.0 vs 57.5; but [1393,15,13,13,
-// 19] perm 3,0,1,2,4, 76 B: 53.9 vs 34.6, left to packed); f16 [20336,5,24,11,5] (110 B, 2-byte
-// words) lost too, 50.2 vs 59.3.
+// 19] perm 3,0,1,2,4, 76 B: 53.9 vs 34.6, left to packed), measured before the two-piece path
+// (after it: above).
 constexpr const char* kRowsReason =
     "row copy of long, whole-vector or odd rows: aligned 16-byte vectors both ways, rows realigned in registers "
     "(H200 i8 rows of 2-64 KiB: 89-92% of copy vs 12-25%)";
 
 bool rows_beat_boxes(const plan_data& pd) {
-  constexpr std::int64_t kLongRowBytes = 2048, kWholeVectorRowBytes = 128, kNarrowWordRowBytes = 20;
+  constexpr std::int64_t kLongRowBytes = 2048, kWholeVectorRowBytes = 128, kNarrowWordRowBytes = 40;
   if (pd.cls != problem_class::kRowCopy) return false;
   gpu::rows_params rows;
   const char* reason = "";
   if (!gpu::rows_plan(pd.prob, &rows, &reason)) return false;
   const std::int64_t w = rows.row_bytes;
   const int word = gpu::rows_word_bytes(pd.prob);
-  return w >= kLongRowBytes || (word == 16 && w >= kWholeVectorRowBytes) || (word <= 2 && w >= kNarrowWordRowBytes);
+  const bool narrow_words = word <= 2 || (word == 4 && pd.prob.elem_bytes <= 2);
+  return w >= kLongRowBytes || (word == 16 && w >= kWholeVectorRowBytes) || (narrow_words && w >= kNarrowWordRowBytes);
 }
 
 // permute_box ahead of the kernel auto would otherwise run, for 1- and 2-byte elements, where that
@@ -146,6 +161,8 @@ constexpr const char* kBoxReason =
 // 56.5, 60.4 -> 69.0, 45.5 -> 52.6, 62.9 -> 66.7, 47.4 -> 50.1; one lost, 56.5 -> 50.9; boxes of
 // 15-16 KiB lost four of six, by up to 16 points) and where permute_rows moves rows of 2-byte words
 // under 2 KiB (41.9 -> 57.4, 50.9 -> 61.0, 51.0 -> 54.9; i8 rows of the kind lost, by 7-8 points).
+// (Since permute_rows' two-piece path, 2026-12-02, rows of 40 B and more are its again and the
+// shorter ones never reach it: rows_beat_boxes.)
 //
 // Eleventh session (H200 2026-11-30, the i8 and f16 suites by name, every box kernel variant, after
 // permute_box's converged store phase; results/byname-{i8,f16}-2026-11-30o*.json), 1- and 2-byte
@@ -402,18 +419,14 @@ bool c128_box_beats_packed(const plan_data& pd) {
 // may still refuse the problem; auto then runs `chosen`).
 bool box_beats(const plan_data& pd, std::string_view chosen) {
   constexpr std::int64_t kSmallPackedBoxBytes = 4096, kSmallPackedBoxBytes2 = 10240, kSmallPackedBoxBytes8 = 8192;
-  constexpr std::int64_t kShortRowBytes2 = 2048, kShortPackedRunBytes = 1024;
+  constexpr std::int64_t kShortPackedRunBytes = 1024;
   constexpr double kSkewLowFill = 0.4, kFastLowFill = 0.75;
   const int s = pd.prob.elem_bytes;
   if (pd.where != backend::kGpu) return false;
   if (s == 16) return chosen == "permute_packed" && c128_box_beats_packed(pd);
   if (s > 8) return false;
-  if (chosen == "permute_rows") {  // f16 rows of 2-byte words under 2 KiB (ninth session, above)
-    gpu::rows_params rows;
-    const char* reason = "";
-    return s == 2 && gpu::rows_plan(pd.prob, &rows, &reason) && rows.row_bytes < kShortRowBytes2 &&
-           gpu::rows_word_bytes(pd.prob) <= 2;
-  }
+  // permute_rows: none since its two-piece path (rows_beat_boxes leaves the box the rows it won).
+  if (chosen == "permute_rows") return false;
   if (chosen == "permute_packed") {
     gpu::packed_params packed;
     const char* reason = "";

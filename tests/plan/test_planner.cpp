@@ -524,15 +524,20 @@ TEST_F(GpuPlanner, OddFastestDimsGoToPermuteRuns) {
 }
 
 // permute_rows takes row copies of long rows, of whole 16-byte rows from 128 bytes and of rows only
-// 1- or 2-byte words fit from 20 bytes (planner.cpp, rows_beat_boxes); short rows and rows of 4- or
+// 1- or 2-byte words fit from 40 bytes (planner.cpp, rows_beat_boxes); short rows and rows of 4- or
 // 8-byte words below 2 KiB stay with the box kernels.
 TEST_F(GpuPlanner, RowCopiesGoToPermuteRowsWhereItWon) {
   expect_auto_picks({
       {{596, 7, 19, 23, 21, 7}, {1, 0, 2, 3, 4, 5}, 1, "permute_rows"},     // rows of 64,239 B
       {{2404, 53, 54, 39}, {1, 0, 2, 3}, 4, "permute_rows"},                // 8,424 B
       {{16, 32, 1024, 128}, {0, 2, 1, 3}, 4, "permute_rows"},               // 512 B, whole vectors
-      {{91896, 127, 23}, {1, 0, 2}, 1, "permute_rows"},                     // 23 B of bytes
+      {{91896, 127, 23}, {1, 0, 2}, 1, "permute_box"},                      // 23 B of bytes: under 40
+      {{40672, 5, 24, 11, 5}, {1, 2, 0, 3, 4}, 1, "permute_rows"},          // 55 B of bytes
       {{1712, 18, 58, 150}, {2, 0, 1, 3}, 1, "permute_rows"},               // 150 B of 2-byte words
+      {{45948, 127, 23}, {1, 0, 2}, 2, "permute_rows"},                     // f16, 46 B: the box no longer first
+      {{2786, 15, 13, 13, 19}, {3, 0, 1, 2, 4}, 2, "permute_box"},          // f16, 38 B
+      {{856, 18, 58, 150}, {2, 0, 1, 3}, 2, "permute_rows"},                // f16, 300 B of 4-byte words
+      {{22974, 127, 23}, {1, 0, 2}, 4, "permute_box"},                      // f32, 92 B: not for 4-byte elements
       {{1851276, 29, 5}, {1, 0, 2}, 1, "permute_box"},                      // 5 B: too short (box beat packed)
       {{224, 23, 21, 7, 22, 16}, {4, 0, 2, 1, 3, 5}, 1, "permute_packed"},  // 16 B: one vector
       {{10168, 5, 24, 11, 5}, {1, 2, 0, 3, 4}, 4, "permute_packed"},        // 220 B of 4-byte words

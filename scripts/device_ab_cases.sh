@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# A/B of several builds on permutation cases in one device call, rounds alternating between builds:
+# `xpose bench --extents E --perm P --dtype T --variants VARIANTS` for each "E P T" line of CASES (a
+# file), with each binary of BINS (names in BIN, default .devbin), ROUNDS rounds (default 2), --reps
+# REPS (default 10). Rows to $OUT/ab.json with "build" (NAME.cN: the binary, N the case's number)
+# and "round" added, table rows to $OUT/ab.log.
+# TESTS=1 first runs device_alltests (the whole test_gpu in BIN, then memcheck on MEMCHECK),
+# $OUT/tests-all.log.
+#   TESTS=1 MEMCHECK='GpuRandom.RowCopies' BINS="xpose_main xpose" VARIANTS=auto,permute_rows \
+#     CASES=scripts/rows_cases.txt scripts/device_ab_cases.sh
+set -uo pipefail
+source "$(dirname "$0")/device_common.sh"
+if [ "${TESTS:-0}" = 1 ]; then
+  ALLTESTS_GPU=0 device_alltests "${MEMCHECK:?set MEMCHECK, a gtest filter}" 300
+  wait
+  cat "$OUT/tests-all.log"
+fi
+mkdir -p "$OUT/ab"
+for round in $(seq "${ROUNDS:-2}"); do
+  for x in ${BINS:?set BINS, the binaries to compare}; do
+    i=0
+    while read -r e p t; do
+      [ -z "$e" ] || [ "${e:0:1}" = "#" ] && continue
+      i=$((i + 1))
+      timeout 120 "$B/$x" bench --variants "${VARIANTS:-auto}" --extents "$e" --perm "$p" --dtype "$t" \
+        --reps "${REPS:-10}" --warmup 2 --json "$OUT/ab/$x.c$i-$round.json" 2> /dev/null | grep -E '^\| [a-z]' |
+        grep -v '^| variant' | sed "s/^/$x $round /" >> "$OUT/ab.log"
+    done < "${CASES:?set CASES, a file of 'extents perm dtype' lines}"
+  done
+done
+device_merge_json "$OUT/ab" "$OUT/ab.json" build
+echo "ab done after ${SECONDS}s" >> "$OUT/ab.log"
