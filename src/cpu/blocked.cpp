@@ -196,6 +196,17 @@ constexpr i64 kNarrowTileBytes = 4 << 10;
 // more (run_tiles' `ext`: 320 B per 256 B row, 192 B per 128 B row of kRule1And2Plain), plus a line.
 constexpr i64 kBufBytes = std::max(kRule4.tile * 5 / 4, kRule1And2Plain.tile * 3 / 2) + 4096;
 constexpr i64 kInStageBytes = 160 << 10;
+// Contiguous tiles (run_tiles' kContiguous: a batch of whole small matrices, each tile's output one
+// run) whose outputs follow one another are gathered in the staging buffer up to this many bytes
+// and streamed out by one stream_copy, whose partial first and last lines (ordinary stores) and
+// call then come once per group rather than once per matrix. Intel Xeon host, 2 threads,
+// alternating rounds, GB/s, one stream_copy per tile -> groups of 8 KiB: i8 [514244,174,3] perm
+// 0,2,1 (522 B matrices) 10.8, 10.3 -> 16.0, 16.1 (32 KiB groups: 10.9, 10.5 -> 15.5, 16.0); f16
+// [257122,174,3] 17.2, 18.0 -> 18.0, 19.4; i8 [243148,184,6] 17.7, 18.1 -> 19.4, 19.1; f32, f64,
+// c128 and larger matrices level. Groups of 32 KiB (the tile's input and the group no longer fit L1 together)
+// lost on f32 [128561,174,3]: 25.2, 25.2 -> 22.4, 16.2 (docs/cpu.md "Thirtieth session").
+constexpr i64 kContiguousGroupBytes = 8 << 10;
+static_assert(kContiguousGroupBytes <= kBufBytes, "a group fits the staging buffer");
 // A staged tile (run_tiles) is transposed this many input bytes (one line) of each row at a time
 // into a block that stays in L1 (64 rows x 256 B) and streamed from there. One thread, 16384^2,
 // GB/s, 64 / 32 / 128 B: i8 with 128 x 2048 tiles 12.9-13.0 / 10.1-12.3 / 13.1, with 256 x 1024
@@ -911,6 +922,12 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         mode == store_mode::kDirect && !direct_staged && !chain_stage_links ? nullptr : staging_buffer();
     odometer cur(n);
     i64 bi = 0, bj = 0, cur_o = -1;
+    std::byte* group_dst = nullptr;  // kContiguous: the gathered tiles' output, group_bytes of it in buf
+    i64 group_bytes = 0;
+    auto flush_group = [&] {
+      if (group_bytes > 0) kt.stream_copy(group_dst, buf, static_cast<std::size_t>(group_bytes));
+      group_bytes = 0;
+    };
     for (;;) {
       const i64 begin = next_task.fetch_add(chunk, std::memory_order_relaxed);
       if (begin >= tasks) break;
@@ -940,8 +957,12 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         } else if (mode == store_mode::kDirect || !buf) {
           tile(src, dst, n.i.out_stride, n.j.out_stride, i1 - i0, j1 - j0);
         } else if (mode == store_mode::kContiguous) {
-          tile(src, buf, e, ldb, i1 - i0, j1 - j0);
-          kt.stream_copy(dst, buf, static_cast<std::size_t>((j1 - j0) * ldb));
+          const i64 bytes = (j1 - j0) * ldb;
+          if (group_bytes > 0 && (dst != group_dst + group_bytes || group_bytes + bytes > kContiguousGroupBytes))
+            flush_group();
+          if (group_bytes == 0) group_dst = dst;
+          tile(src, buf + group_bytes, e, ldb, i1 - i0, j1 - j0);
+          group_bytes += bytes;
         } else {
           const i64 i1x = std::min(ni, i1 + ext);
           const bool row_end = i0 == 0 || i1 + std::max<i64>(ext, 1) > ni;
@@ -987,6 +1008,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         }
       }
     }
+    flush_group();
     if (s.stream) kt.stream_fence();
   }
 }

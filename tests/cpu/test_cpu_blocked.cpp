@@ -582,6 +582,37 @@ TEST(CpuBlocked, LargeStreamingOutputs) {
   }
 }
 
+// Batches of whole small matrices stream each tile's output as one run (run_tiles' kContiguous);
+// tiles whose outputs follow one another are gathered in the staging buffer and streamed together
+// (kContiguousGroupBytes). Outputs off line boundaries, matrices whose output is under a line or
+// over a group, 1-3 threads (so groups also break where a thread's chunk of tiles ends).
+TEST(CpuBlocked, ContiguousTilesStreamInGroups) {
+  struct c {
+    transpose_desc d;
+    i64 out_offset, in_offset;
+  };
+  auto batched = [](i64 rows, i64 cols, int eb, i64 batch) {
+    transpose_desc d = tdesc(rows, cols, eb);
+    d.batch = batch;
+    return d;
+  };
+  const c cases[] = {
+      {batched(174, 3, 1, 40000), 0, 0},  {batched(174, 3, 1, 40000), 5, 3}, {batched(107, 52, 1, 3000), 1, 0},
+      {batched(5, 7, 2, 300000), 6, 2},   {batched(174, 3, 4, 10000), 4, 0}, {batched(300, 700, 4, 30), 12, 4},
+      {batched(40, 9, 8, 20000), 8, 0},
+  };
+  for (const auto& k : cases)
+    for (int threads : {1, 2, 3}) {
+      std::string summary;
+      EXPECT_EQ(check_transpose(k.d, threads, k.out_offset, k.in_offset, &summary), "")
+          << k.d.rows << "x" << k.d.cols << " x" << k.d.batch << " " << k.d.elem_bytes << "B +" << k.out_offset << " "
+          << threads << " threads | " << summary;
+      if (xpose::detail::cpu::active_kernels().stream_copy) {
+        EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
+      }
+    }
+}
+
 // Plain 2-D transposes of 8- and 16-byte elements under each host's tuning: the Intel tables
 // (plain_2d_walk) walk 128 B x 1 KiB tiles in macro blocks of 8 KiB a side, the AMD ones their
 // element size's rule row-major; both must give the reference's bytes. Ragged macro blocks on both

@@ -28,7 +28,7 @@
 //     41.3 (measured before the 32-bit offsets, against 88.2 / 45.1).
 //   - (2026-12-02) step 2's one path for two pieces, then the cursor's multi-row step: odd rows of
 //     257 B 49.2 -> 69.8 -> 76.5, 150 B 50.3 -> 70.5 -> 75.7, 55 B 49.9 -> 63.4 -> 65.2, 513 B 57.3
-//     -> 80.2; 23 B unchanged at 46 (results/rows-ab-2026-12-02{a,b}.json).
+//     -> 80.0; 23 B unchanged at 46 (results/rows-ab-2026-12-02{a,b}.json).
 //
 // Launch geometry: block kRowsThreads; grid ceil(chunks / (kRowsThreads * kRowsSteps)), each warp
 // 32 * kRowsSteps consecutive chunks. No shared memory.
