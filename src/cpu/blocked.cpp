@@ -837,16 +837,28 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   const bool ichain = n.i_chain_rank > 0, jchain = n.j_chain_rank > 0, chained = ichain || jchain;
   const i64 K = n.i_chain_count();
   store_mode mode = store_mode::kDirect;
+  // Folded elements of sizes that do not divide a line (5, 7, 23, ... bytes): line boundaries fall
+  // inside elements, so a row's lines are owned by bytes (the line starting in the tile's part)
+  // rather than by elements; the tile transposes the `ext` elements after its part as well. These
+  // tiles were written directly with ordinary stores before (a read-for-ownership per output line).
+  // Intel Xeon host, 2 threads, alternating rounds, GB/s, direct -> streamed: i8 [91896,127,23]
+  // perm 1,0,2 (23 B elements) 15.9, 15.7 -> 23.0, 23.1; [40672,5,24,11,5] perm 1,2,0,3,4 (55 B)
+  // 12.2, 12.5 -> 28.6, 28.6; [23196,29,57,7] perm 2,1,0,3 (7 B) 8.6, 8.4 -> 12.6, 12.6;
+  // [721600,124,3,1] perm 1,0,2,3 (3 B, padded) 8.9, 8.6 -> 13.6, 13.4; [1851276,29,5] perm 1,0,2
+  // (5 B) 12.9, 12.5 -> 13.5, 14.5; f16 [925638,29,5] 16.1, 16.6 -> 18.8, 18.3; f32 [462819,29,5]
+  // 21.7, 21.4 -> 23.4, 23.0; i8 [5572,15,13,13,19] (19 B) 23.5, 24.2 -> 24.0, 22.4 (docs/cpu.md
+  // "Thirtieth session").
+  const bool odd_lines = s.stream && !chained && 64 % e != 0;
   if (s.stream && !chained && s.ti == ni && n.j.out_stride == ni * e)
     mode = store_mode::kContiguous;
-  else if (s.stream && 64 % e == 0 && mis % e == 0)  // line boundaries fall between elements
+  else if (s.stream && ((64 % e == 0 && mis % e == 0) || odd_lines))  // line boundaries between elements
     mode = store_mode::kLines;
   const bool lines = mode == store_mode::kLines;
   // (Shifting only helps when every tile is whole lines long; a tile of 1360 one-byte elements
   // would end mid-line, with the next tile owning the rest: such tiles take `ext` instead.)
-  const bool line_tiles = rows_aligned && s.ti * e % 64 == 0;
+  const bool line_tiles = rows_aligned && s.ti * e % 64 == 0 && 64 % e == 0;
   const i64 shift = lines && line_tiles && !ichain ? (s.ti - ((64 - mis) % 64) / e % s.ti) % s.ti : 0;
-  const i64 ext = lines && !line_tiles && !ichain ? 64 / e : 0;
+  const i64 ext = lines && !line_tiles && !ichain ? ceil_div(64, e) : 0;
   // Likewise on the input side: j tiles start on input line boundaries when every input row shares
   // the base's line offset, so no line is read by two tiles far apart in time (glibc's large
   // allocations start 16 bytes into a page: 71% vs 79% of memcpy at 8192^2 f32 without this).
@@ -995,14 +1007,15 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
           }
           if (!row_end) {
             kt.stream_lines(dst, n.j.out_stride, buf, ldb, j1 - j0, (i1 - i0) * e);
-          } else {  // a tile at either end of the rows: clip the owned lines to the row
+          } else {  // a tile at either end of the rows: clip the owned lines to the row (in bytes)
+            const i64 row_bytes = (ni - i0) * e, part = (i1 - i0) * e;
             for (i64 j = 0; j < j1 - j0; ++j) {
               std::byte* row = dst + j * n.j.out_stride;
               const auto a = static_cast<i64>(reinterpret_cast<std::uintptr_t>(row) % 64);
-              const i64 first = std::min(i0 == 0 ? 0 : ((64 - a) % 64) / e, ni - i0);
-              const i64 last = std::min(ni - i0, (i1 - i0) + ((64 - (a + (i1 - i0) * e) % 64) % 64) / e);
+              const i64 first = std::min(i0 == 0 ? 0 : (64 - a) % 64, row_bytes);
+              const i64 last = std::min(row_bytes, part + (64 - (a + part) % 64) % 64);
               if (last > first)
-                kt.stream_copy(row + first * e, buf + j * ldb + first * e, static_cast<std::size_t>((last - first) * e));
+                kt.stream_copy(row + first, buf + j * ldb + first, static_cast<std::size_t>(last - first));
             }
           }
         }

@@ -863,6 +863,35 @@ TEST(CpuBlocked, RowsFirstScalarTiles) {
   g_tuning = cpu_tuning::kAuto;
 }
 
+// Folded elements whose size does not divide a line (3, 5, 7, 14, 20, 23, 55 bytes), outputs large
+// enough to stream: each tile owns the lines that start in its part of a row, by bytes (run_tiles'
+// odd_lines), and the tiles at a row's ends its partial lines. Outputs at offsets that put line
+// boundaries inside elements, 1-3 threads.
+TEST(CpuBlocked, FoldedOddElementsStreamByBytes) {
+  struct c {
+    permute_desc d;
+    i64 out_offset, in_offset;
+  };
+  const c cases[] = {
+      {pdesc({30000, 29, 5}, {1, 0, 2}, 1), 0, 0},          {pdesc({30000, 29, 5}, {1, 0, 2}, 1), 37, 3},
+      {pdesc({2000, 127, 23}, {1, 0, 2}, 1), 5, 0},          {pdesc({12000, 29, 5}, {1, 0, 2}, 4), 12, 4},
+      {pdesc({2000, 5, 24, 11, 5}, {1, 2, 0, 3, 4}, 1), 63, 1}, {pdesc({20000, 29, 7}, {1, 0, 2}, 2), 2, 0},
+      {pdesc({110000, 13, 3}, {1, 0, 2}, 1), 1, 0},         {pdesc({300, 29, 57, 7}, {2, 1, 0, 3}, 2), 6, 2},
+  };
+  for (const auto& k : cases)
+    for (int threads : {1, 2, 3}) {
+      std::string summary;
+      EXPECT_EQ(check(k.d, threads, span(k.d.extents, k.d.in_strides), span(out_extents(k.d), k.d.out_strides),
+                      k.out_offset, k.in_offset, &summary),
+                "")
+          << k.d.extents[0] << " x" << k.d.elem_bytes << "B +" << k.out_offset << " " << threads << " threads | "
+          << summary;
+      if (xpose::detail::cpu::active_kernels().stream_copy) {
+        EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
+      }
+    }
+}
+
 // Seeded random shapes of small dims and one or two long ones (31-300, often prime), so chains
 // form and their links split, with and without a remainder; every element size, 1-3 threads.
 TEST(CpuBlocked, RandomSplitChains) {
