@@ -205,7 +205,9 @@ constexpr i64 kInStageBytes = 160 << 10;
 // [257122,174,3] 17.2, 18.0 -> 18.0, 19.4; i8 [243148,184,6] 17.7, 18.1 -> 19.4, 19.1; f32, f64,
 // c128 and larger matrices level. Groups of 32 KiB (the tile's input and the group no longer fit L1 together)
 // lost on f32 [128561,174,3]: 25.2, 25.2 -> 22.4, 16.2 (docs/cpu.md "Thirtieth session").
-constexpr i64 kContiguousGroupBytes = 8 << 10;
+// Only tiles of under kContiguousGroupTileBytes are gathered: the narrow transposes' 4 KiB tiles
+// (kNarrowTileBytes) lost in groups, f32 3 x 40,000,000 39.2, 39.9 -> 35.4, 35.1 GB/s.
+constexpr i64 kContiguousGroupBytes = 8 << 10, kContiguousGroupTileBytes = 2 << 10;
 static_assert(kContiguousGroupBytes <= kBufBytes, "a group fits the staging buffer");
 // A staged tile (run_tiles) is transposed this many input bytes (one line) of each row at a time
 // into a block that stays in L1 (64 rows x 256 B) and streamed from there. One thread, 16384^2,
@@ -970,6 +972,12 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
           tile(src, dst, n.i.out_stride, n.j.out_stride, i1 - i0, j1 - j0);
         } else if (mode == store_mode::kContiguous) {
           const i64 bytes = (j1 - j0) * ldb;
+          if (bytes >= kContiguousGroupTileBytes) {  // a tile of its own
+            flush_group();
+            tile(src, buf, e, ldb, i1 - i0, j1 - j0);
+            kt.stream_copy(dst, buf, static_cast<std::size_t>(bytes));
+            continue;
+          }
           if (group_bytes > 0 && (dst != group_dst + group_bytes || group_bytes + bytes > kContiguousGroupBytes))
             flush_group();
           if (group_bytes == 0) group_dst = dst;

@@ -583,9 +583,10 @@ TEST(CpuBlocked, LargeStreamingOutputs) {
 }
 
 // Batches of whole small matrices stream each tile's output as one run (run_tiles' kContiguous);
-// tiles whose outputs follow one another are gathered in the staging buffer and streamed together
-// (kContiguousGroupBytes). Outputs off line boundaries, matrices whose output is under a line or
-// over a group, 1-3 threads (so groups also break where a thread's chunk of tiles ends).
+// tiles under kContiguousGroupTileBytes whose outputs follow one another are gathered in the
+// staging buffer and streamed together (kContiguousGroupBytes). Outputs off line boundaries,
+// matrices whose output is under a line, just under the tile bound or over it (streamed alone),
+// 1-3 threads (so groups also break where a thread's chunk of tiles ends).
 TEST(CpuBlocked, ContiguousTilesStreamInGroups) {
   struct c {
     transpose_desc d;
@@ -599,7 +600,7 @@ TEST(CpuBlocked, ContiguousTilesStreamInGroups) {
   const c cases[] = {
       {batched(174, 3, 1, 40000), 0, 0},  {batched(174, 3, 1, 40000), 5, 3}, {batched(107, 52, 1, 3000), 1, 0},
       {batched(5, 7, 2, 300000), 6, 2},   {batched(174, 3, 4, 10000), 4, 0}, {batched(300, 700, 4, 30), 12, 4},
-      {batched(40, 9, 8, 20000), 8, 0},
+      {batched(40, 9, 8, 20000), 8, 0},   {batched(60, 16, 2, 5000), 2, 0},  {batched(31, 9, 4, 40000), 20, 8},
   };
   for (const auto& k : cases)
     for (int threads : {1, 2, 3}) {
