@@ -203,8 +203,9 @@ constexpr i64 kInStageBytes = 160 << 10;
 // alternating rounds, GB/s, one stream_copy per tile -> groups of 8 KiB: i8 [514244,174,3] perm
 // 0,2,1 (522 B matrices) 10.8, 10.3 -> 16.0, 16.1 (32 KiB groups: 10.9, 10.5 -> 15.5, 16.0); f16
 // [257122,174,3] 17.2, 18.0 -> 18.0, 19.4; i8 [243148,184,6] 17.7, 18.1 -> 19.4, 19.1; f32, f64,
-// c128 and larger matrices level. Groups of 32 KiB (the tile's input and the group no longer fit L1 together)
-// lost on f32 [128561,174,3]: 25.2, 25.2 -> 22.4, 16.2 (docs/cpu.md "Thirtieth session").
+// c128 and larger matrices level. Groups of 32 KiB (the tile's input and the group no longer fit
+// L1 together) lost on f32 [128561,174,3]: 25.2, 25.2 -> 22.4, 16.2 (docs/cpu.md "Thirtieth
+// session").
 // Only tiles of under kContiguousGroupTileBytes are gathered: the narrow transposes' 4 KiB tiles
 // (kNarrowTileBytes) lost in groups, f32 3 x 40,000,000 39.2, 39.9 -> 35.4, 35.1 GB/s.
 constexpr i64 kContiguousGroupBytes = 8 << 10, kContiguousGroupTileBytes = 2 << 10;

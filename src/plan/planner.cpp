@@ -89,8 +89,9 @@ bool runs_beat_packed(const plan_data& pd) {
 
 // permute_rows for row copies (the fastest dim shared) of long rows, of whole 16-byte rows from
 // 128 bytes, and from 40 bytes of rows that the other kernels can only move in 1- or 2-byte words
-// (an odd row length or stride), or in 4-byte words for 1- and 2-byte elements. H200 2026-11-30 (docs/performance.md "permute_rows"), % of
-// copy, permute_rows vs what auto ran before (permute_packed or permute_general):
+// (an odd row length or stride), or in 4-byte words for 1- and 2-byte elements. H200 2026-11-30
+// (docs/performance.md "permute_rows"), % of copy, permute_rows vs what auto ran before
+// (permute_packed or permute_general):
 //   [N,64,W] perm 1,0,2 i8 (256 MiB), W = 128 / 256 / 1024 / 4096: 88.8 / 94.1 / 93.9 / 94.2 vs
 //   general 87.4 / 92.1 / 93.4 / 92.7;
 //   suite i8 [596,7,19,23,21,7] perm 1,0,2,3,4,5 (64,239 B rows) 92.4 vs 12.5, [2404,53,54,39]
@@ -425,8 +426,6 @@ bool box_beats(const plan_data& pd, std::string_view chosen) {
   if (pd.where != backend::kGpu) return false;
   if (s == 16) return chosen == "permute_packed" && c128_box_beats_packed(pd);
   if (s > 8) return false;
-  // permute_rows: none since its two-piece path (rows_beat_boxes leaves the box the rows it won).
-  if (chosen == "permute_rows") return false;
   if (chosen == "permute_packed") {
     gpu::packed_params packed;
     const char* reason = "";

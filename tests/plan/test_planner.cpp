@@ -524,8 +524,9 @@ TEST_F(GpuPlanner, OddFastestDimsGoToPermuteRuns) {
 }
 
 // permute_rows takes row copies of long rows, of whole 16-byte rows from 128 bytes and of rows only
-// 1- or 2-byte words fit from 40 bytes (planner.cpp, rows_beat_boxes); short rows and rows of 4- or
-// 8-byte words below 2 KiB stay with the box kernels.
+// 1- or 2-byte words fit (or 4-byte words, for 1- and 2-byte elements) from 40 bytes (planner.cpp,
+// rows_beat_boxes); short rows and rows of 4- or 8-byte elements' words below 2 KiB stay with the
+// box kernels.
 TEST_F(GpuPlanner, RowCopiesGoToPermuteRowsWhereItWon) {
   expect_auto_picks({
       {{596, 7, 19, 23, 21, 7}, {1, 0, 2, 3, 4, 5}, 1, "permute_rows"},     // rows of 64,239 B
