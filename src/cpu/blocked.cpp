@@ -1035,6 +1035,46 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   }
 }
 
+// ---- narrow unzips ----
+// A plain 2-D transpose whose input rows are 2-7 packed 4- or 8-byte elements and whose output rows
+// start on line boundaries (40,000,000 x 3 f32 -> 3 x 40,000,000) goes to kernel_table::unzip_stream
+// where the table has one: each thread unzips its share of the rows straight into the output,
+// walking two distant pieces of it side by side (unzip_avx512.cpp says why). The staged narrow
+// tiles (kNarrowTileBytes) ran these at 63-68% of memcpy on the Intel Xeon development host, f32 and
+// f64 4e7 x 3; now 90-101 (2 threads, alternating rounds, GB/s, tiles -> unzip: f32 4e7 x 3 27.8,
+// 28.2 -> 40.2, 42.8; f64 29.2, 30.8 -> 41.5, 43.5; 4e7 x 2 / 4 and 2e7 x 5 gained alike; docs/cpu.md
+// "Thirty-first session"). Output rows at differing line offsets (40,000,001 x 3) keep the tiles.
+bool unzips(const blocked_nest& n, const kernel_table& kt, i64 out_bytes) {
+  const i64 e = n.elem, ch = n.j.extent;
+  return kt.unzip_stream && n.k == blocked_nest::kind::kTiles && n.outer_rank == 0 && n.i_chain_rank == 0 &&
+         n.j_chain_rank == 0 && (e == 4 || e == 8) && ch >= kUnzipMinChannels && ch <= kUnzipMaxChannels &&
+         n.j.in_stride == e && n.i.in_stride == ch * e && n.i.out_stride == e && n.j.out_stride % 64 == 0 &&
+         out_bytes >= kStreamMinBytes;
+}
+
+// The rows before the output's first line boundary go through the tile kernel, the rest to
+// unzip_stream in blocks of its pieces, contiguous shares per thread. False (nothing written) when
+// the output pointer is not aligned to the element, so that no row reaches a line boundary.
+bool run_unzip(const plan_data& pd, const blocked_nest& n, const kernel_table& kt, const std::byte* in,
+               std::byte* out) {
+  const i64 e = n.elem, ch = n.j.extent, count = n.i.extent, ldi = n.i.in_stride, ldo = n.j.out_stride;
+  const auto mis = static_cast<i64>(reinterpret_cast<std::uintptr_t>(out) % 64);
+  if (mis % e != 0) return false;
+  const i64 head = std::min(count, (64 - mis) % 64 / e);
+  if (head > 0) kt.tile[elem_index(e)](in, ldi, out, ldo, head, ch);
+  const i64 block = kUnzipPieces * kUnzipPieceBytes / e, blocks = ceil_div(count - head, block);
+  const int threads = team_size(pd, count * ch * e, std::max<i64>(1, blocks));
+#pragma omp parallel num_threads(threads)
+  {
+    i64 b0, b1;
+    share(blocks, omp_get_thread_num(), omp_get_num_threads(), &b0, &b1);
+    const i64 i0 = head + b0 * block, i1 = std::min(count, head + b1 * block);
+    if (i0 < i1) kt.unzip_stream(in + i0 * ldi, out + i0 * e, ldo, ch, e, i1 - i0);
+    kt.stream_fence();
+  }
+  return true;
+}
+
 // ---- rows ----
 bool stream_row_copies(const blocked_nest& n, const kernel_table& kt, i64 out_bytes) {
   return kt.stream_copy && out_bytes >= kStreamMinBytes && n.elem >= 64;
@@ -1279,6 +1319,9 @@ status configure_blocked(plan_data& pd, std::string*) {
   if (n.k == blocked_nest::kind::kRows) {
     pd.reason += fmt::format("; rows of {} B x {}{}", n.elem, n.outer_count(),
                              stream_row_copies(n, kt, out_bytes) ? ", streaming stores" : "");
+  } else if (unzips(n, kt, out_bytes)) {
+    pd.reason += fmt::format("; unzip of {} rows of {} packed {} B elements ({} kernels), streaming stores",
+                             n.i.extent, n.j.extent, n.elem, kt.isa);
   } else {
     const tile_shape s = choose_tiles(n, kt, out_bytes, pd.tuning);
     pd.launch.block_y = static_cast<int>(s.ti);
@@ -1312,7 +1355,7 @@ status run_blocked(const plan_data& pd, const void* in, void* out, CUstream_st*,
   auto* dst = static_cast<std::byte*>(out);
   if (n.k == blocked_nest::kind::kRows)
     run_rows(pd, n, kt, stream_row_copies(n, kt, out_bytes), src, dst);
-  else
+  else if (!unzips(n, kt, out_bytes) || !run_unzip(pd, n, kt, src, dst))
     run_tiles(pd, n, kt, choose_tiles(n, kt, out_bytes, pd.tuning), src, dst);
   return status::kSuccess;
 }

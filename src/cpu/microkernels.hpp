@@ -57,7 +57,27 @@ struct kernel_table {
   // fill whole lines one after another. The caller makes sure the rows are whole lines (rows a
   // multiple of 4) starting on line boundaries. Null: the tile goes through the staging buffer.
   tile_fn stream_tile_16b = nullptr;
+  // The narrow unzip (blocked.cpp, run_unzip): `count` packed input rows of n (kUnzipMinChannels ..
+  // kUnzipMaxChannels) e-byte elements (e = 4 or 8) at in -> n output rows of count elements, row c
+  // at out + c * ldo, streamed: out[c * ldo + i * e] = in[(i * n + c) * e]. The caller makes sure
+  // every output row starts on a line boundary (out and ldo multiples of 64). Null: such problems
+  // take the tiles.
+  void (*unzip_stream)(const std::byte* in, std::byte* out, std::int64_t ldo, std::int64_t n, std::int64_t e,
+                       std::int64_t count) = nullptr;
 };
+
+// unzip_stream's channels, and how it walks its input: kUnzipPieces pieces of kUnzipPieceBytes of
+// each output row side by side (unzip_avx512.cpp says why); run_unzip splits the work between
+// threads in such blocks. Eight channels (16 output streams a thread) lost to the tiles: Intel Xeon
+// host, 2 threads, two alternating rounds, GB/s, tiles -> unzip_stream, 4e7 x 8 f32 34.9, 35.4 ->
+// 33.1, 33.7, f64 38.7, 39.3 -> 33.7, 34.2; 3e7 x 7 f64 35.2, 36.3 -> 36.0, 36.4 (f32 16.1, 16.5 ->
+// 20.3, 22.7); 2 to 6 channels gained 5-16 GB/s (docs/cpu.md "Thirty-first session").
+inline constexpr std::int64_t kUnzipMinChannels = 2, kUnzipMaxChannels = 7;
+inline constexpr int kUnzipPieces = 2;
+inline constexpr std::int64_t kUnzipPieceBytes = 4096;
+// The AVX-512 F unzip_stream (unzip_avx512.cpp); only for tables chosen after a run-time check.
+void unzip_stream_avx512(const std::byte* in, std::byte* out, std::int64_t ldo, std::int64_t n, std::int64_t e,
+                         std::int64_t count);
 
 // The slot a folded element of e bytes is padded to (kernel_table::pad_rows): the next power of
 // two, for e = 3, 5, 6, 7 and 9..15; 0 for the others (1, 2, 4, 8, 16 have kernels of their own,

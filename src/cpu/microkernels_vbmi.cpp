@@ -183,6 +183,7 @@ const kernel_table* vbmi_kernels() {
     k.isa = "avx512vbmi";
     k.tile[0] = tile<1>;
     k.tile[1] = tile<2>;
+    k.unzip_stream = unzip_stream_avx512;
     return k;
   }();
   return &t;

@@ -1,0 +1,119 @@
+// unzip_stream: the narrow transpose of 4- and 8-byte elements whose input rows are a few packed
+// elements (40,000,000 x 3 f32 -> 3 x 40,000,000: N = 2..7 channels interleaved in, one output row
+// per channel), straight from the input to the output with streaming stores, no staging buffer.
+// (Channels: kUnzipMinChannels .. kUnzipMaxChannels, microkernels.hpp says why not more.)
+// Compiled with AVX-512 F (src/CMakeLists.txt) and reached only through vbmi_kernels(), which is
+// chosen after a run-time check of the CPU.
+//
+// A group is W = 64 / E input rows: N registers loaded, each channel's W elements gathered into one
+// register by ceil(N / 2) two-source permutes (vpermt2d / vpermt2q) merged under masks, and N whole
+// output lines stored with non-temporal stores.
+//
+// Why two input streams (kUnzipPieces): with one, the thread reads its part of the input as one
+// sequential stream, and on the Intel Xeon development host (2 vCPUs) a sequential stream per core
+// did not keep enough reads in flight: the same kernel walking one stream ran at 35-37 GB/s (read +
+// write) where memcpy ran 41-45; walking two pieces of kUnzipPieceBytes of output per channel (12
+// KiB of f32 input each, pages apart) side by side, one group of each in turn, 40-42.5; four pieces
+// the same, eight 38-41, pieces of 1 KiB 36-38 (glibc's memcpy itself copies four pages side by side
+// above its non-temporal threshold). The staged tiles it replaces ran 31 GB/s, 67% of the copy
+// (docs/cpu.md, "Thirty-first session").
+#include <immintrin.h>
+
+#include <array>
+#include <cstdint>
+#include <type_traits>
+
+#include "cpu/microkernels.hpp"
+#include "cpu/narrow_dispatch.hpp"
+
+namespace xpose::detail::cpu {
+namespace {
+
+using i64 = std::int64_t;
+
+template <int E, int N>
+struct unzip512 {
+  static_assert(E == 4 || E == 8);
+  static constexpr int W = 64 / E, NP = (N + 1) / 2;  // elements per register, register pairs
+  using lane = std::conditional_t<E == 4, std::int32_t, std::int64_t>;
+  struct tables {
+    // [channel][pair]: the permute's indices (bit log2(W) picks the pair's second register) and the
+    // channel's lanes that pair supplies.
+    std::array<std::array<std::array<lane, W>, NP>, N> idx{};
+    std::array<std::array<std::uint16_t, NP>, N> mask{};
+  };
+  static constexpr tables kT = [] {
+    tables t{};
+    for (int c = 0; c < N; ++c)
+      for (int i = 0; i < W; ++i) {
+        const int p = N * i + c, reg = p / W, pair = reg / 2;  // element i of channel c: position p
+        t.idx[c][pair][i] = static_cast<lane>((reg % 2) * W + p % W);
+        t.mask[c][pair] = static_cast<std::uint16_t>(t.mask[c][pair] | (1u << i));
+      }
+    return t;
+  }();
+
+  static __m512i pair(const __m512i* a, int q, int c) {
+    const __m512i ix = _mm512_loadu_si512(kT.idx[c][q].data());
+    const __m512i hi = 2 * q + 1 < N ? a[2 * q + 1] : a[2 * q];
+    if constexpr (E == 4) return _mm512_permutex2var_epi32(a[2 * q], ix, hi);
+    else return _mm512_permutex2var_epi64(a[2 * q], ix, hi);
+  }
+  static __m512i channel(const __m512i* a, int c) {
+    __m512i acc = pair(a, 0, c);
+    for (int q = 1; q < NP; ++q) {
+      if constexpr (E == 4) acc = _mm512_mask_mov_epi32(acc, static_cast<__mmask16>(kT.mask[c][q]), pair(a, q, c));
+      else acc = _mm512_mask_mov_epi64(acc, static_cast<__mmask8>(kT.mask[c][q]), pair(a, q, c));
+    }
+    return acc;
+  }
+
+  // Input rows i .. i + W - 1 -> W elements of each output row, streamed (whole aligned lines).
+  static void group(const std::byte* in, std::byte* out, i64 ldo, i64 i) {
+    __m512i a[N];
+    const std::byte* s = in + i * N * E;
+    for (int r = 0; r < N; ++r) a[r] = _mm512_loadu_si512(s + 64 * r);
+    for (int c = 0; c < N; ++c) _mm512_stream_si512(reinterpret_cast<__m512i*>(out + c * ldo + i * E), channel(a, c));
+  }
+
+  // The last w < W input rows from i: masked loads and ordinary masked stores.
+  static void tail(const std::byte* in, std::byte* out, i64 ldo, i64 i, i64 w) {
+    __m512i a[N];
+    const std::byte* s = in + i * N * E;
+    const i64 bytes = w * N * E;
+    for (int r = 0; r < N; ++r) {
+      const i64 left = bytes - 64 * r;
+      const __mmask64 m = left >= 64 ? ~__mmask64{0} : left <= 0 ? 0 : (__mmask64{1} << left) - 1;
+      a[r] = _mm512_maskz_loadu_epi8(m, s + 64 * r);
+    }
+    for (int c = 0; c < N; ++c) {
+      std::byte* d = out + c * ldo + i * E;
+      if constexpr (E == 4) _mm512_mask_storeu_epi32(d, static_cast<__mmask16>((1u << w) - 1), channel(a, c));
+      else _mm512_mask_storeu_epi64(d, static_cast<__mmask8>((1u << w) - 1), channel(a, c));
+    }
+  }
+
+  static void run(const std::byte* in, std::byte* out, i64 ldo, i64 count) {
+    constexpr i64 Q = kUnzipPieceBytes / E, B = kUnzipPieces * Q;
+    i64 i = 0;
+    for (; i + B <= count; i += B)
+      for (i64 k = 0; k < Q; k += W)
+        for (int q = 0; q < kUnzipPieces; ++q) group(in, out, ldo, i + q * Q + k);
+    for (; i + W <= count; i += W) group(in, out, ldo, i);
+    if (i < count) tail(in, out, ldo, i, count - i);
+  }
+};
+
+}  // namespace
+
+void unzip_stream_avx512(const std::byte* in, std::byte* out, std::int64_t ldo, std::int64_t n, std::int64_t e,
+                         std::int64_t count) {
+  with_narrow15(n, [&]<int N>() {
+    if constexpr (N >= kUnzipMinChannels && N <= kUnzipMaxChannels) {
+      if (e == 4) unzip512<4, N>::run(in, out, ldo, count);
+      else if (e == 8) unzip512<8, N>::run(in, out, ldo, count);
+    }
+  });
+}
+
+}  // namespace xpose::detail::cpu
