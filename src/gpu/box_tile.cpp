@@ -57,8 +57,12 @@ void walk(const problem& pr, const std::vector<int>& order, std::int64_t target,
 
 // The gather's table has an entry per element of an output run; a box that is one contiguous piece
 // on both sides (a batch of small matrices grown by `grow`) would need one as large as the box.
-// Where that does not fit, the output run stops at a dim boundary within this many entries (16 KiB
-// of table); pieces that long keep the partial chunks at their ends (element stores) a small share.
+// Where that does not fit, the output run stops at a dim boundary within twice this many entries
+// (32 KiB of table) or, where that does not fit either, this many (16 KiB); pieces that long keep the
+// partial chunks at their ends (element stores) a small share. The first cap lets boxes of byte
+// matrices of 4-8 KiB grow over several matrices, one run per matrix, where the second alone cut
+// the run to a matrix row and `grow` kept one matrix a box (docs/performance.md "Thirty-first
+// session").
 constexpr std::int64_t kMaxGatherEntries = 4096;
 
 // The run of a side: the box's dims in that side's order from its stride-1 dim, whole but for the
@@ -139,8 +143,8 @@ bool box_from(const problem& pr, const std::vector<int>& t, box_params* out, boo
   std::vector<int> in_order, out_order;
   p.in_run_dims = run_of(pr, t, true, &in_order, &p.run_in, &p.in_unit, std::numeric_limits<std::int64_t>::max());
   // The output run: whole, or, where the tile and the tables would not fit the shared-memory
-  // budget, cut short at a dim boundary within kMaxGatherEntries (the box then holds several
-  // output pieces per contiguous output run).
+  // budget, cut short at a dim boundary within 2 * kMaxGatherEntries, else kMaxGatherEntries (the
+  // box then holds several output pieces per contiguous output run).
   std::int64_t whole = std::numeric_limits<std::int64_t>::max();
   if (split_d0) {
     p.out_run_dims = run_of(pr, t, false, &out_order, &p.run_out, &p.out_unit, whole);
@@ -149,7 +153,7 @@ bool box_from(const problem& pr, const std::vector<int>& t, box_params* out, boo
     whole = 1;
     for (auto it = out_order.begin(); it != at; ++it) whole *= t[*it];
   }
-  for (const std::int64_t cap : {whole, std::min(whole, std::int64_t{kMaxGatherEntries})}) {
+  for (const std::int64_t cap : {whole, std::min(whole, 2 * kMaxGatherEntries), std::min(whole, kMaxGatherEntries)}) {
     p.out_run_dims = run_of(pr, t, false, &out_order, &p.run_out, &p.out_unit, cap);
     const std::int64_t runs_in = volume / p.run_in, runs_out = volume / p.run_out;
     const std::int64_t tables = 4 * (2 * runs_in + 3 * runs_out + p.run_out + p.run_out * s / 16 + 1);
@@ -255,23 +259,37 @@ void grow(const problem& pr, std::vector<int>* t, box_params* p, bool split_d0) 
   std::sort(dims.begin(), dims.end(), [&](int a, int b) { return pr.dims[a].in_stride < pr.dims[b].in_stride; });
   while (static_cast<std::int64_t>(p->volume) * s < kMinBoxBytes) {
     bool grown = false;
-    for (int d : dims) {
-      const std::int64_t e = pr.dims[d].extent, cur = (*t)[d];
-      if (cur >= e) continue;
-      const std::int64_t factor = (kMinBoxBytes + std::int64_t{p->volume} * s - 1) / (std::int64_t{p->volume} * s);
-      const std::int64_t want = std::min(e, cur * factor), pieces = (e + want - 1) / want;
-      for (std::int64_t next : {(e + pieces - 1) / pieces, e}) {
-        if (next <= cur) continue;
-        std::vector<int> u = *t;
-        u[d] = static_cast<int>(next);
-        box_params q;
-        if (!box_from(pr, u, &q, split_d0) || !layout(&q, s, q.nc_in * 16, kBoxPlain)) continue;
-        // Not at the cost of the runs (a bigger box whose output run's table no longer fits cuts
-        // the run at a dim boundary: [788,61,107,52] perm 0,1,3,2 i8 went from one 5564-byte run
-        // to runs of 107 B, 28.2 -> 19.6% of copy, H200 2026-11-30).
-        if (std::min(q.run_in, q.run_out) < std::min({p->run_in, p->run_out, 1024 / s})) continue;
-        *t = u, *p = q, grown = true;
-        break;
+    // A pass with the factor the volume lacks; where no dim takes it and the box is at least a
+    // quarter of kMinBoxBytes, one with smaller factors down to 2: a batch of 7055-byte byte
+    // matrices grows to pairs where triples do not fit the budget (i8 [38000,83,85] perm 0,2,1
+    // 46.1 -> 50.5% of copy, H200, docs/performance.md "Thirty-first session"). From smaller boxes
+    // it also took i8 [514244,174,3] perm 0,2,1 from 32 matrices of 522 B a box to 16, 43.8 -> 43.1.
+    for (const bool smaller : {false, true}) {
+      if (smaller && std::int64_t{p->volume} * s < kMinBoxBytes / 4) break;
+      for (int d : dims) {
+        const std::int64_t e = pr.dims[d].extent, cur = (*t)[d];
+        if (cur >= e) continue;
+        const std::int64_t factor = (kMinBoxBytes + std::int64_t{p->volume} * s - 1) / (std::int64_t{p->volume} * s);
+        const std::int64_t want = std::min(e, cur * factor), pieces = (e + want - 1) / want;
+        std::vector<std::int64_t> nexts{(e + pieces - 1) / pieces, e};
+        if (smaller) {
+          nexts.clear();
+          for (std::int64_t f = factor - 1; f >= 2; --f) nexts.push_back(std::min(e, cur * f));
+        }
+        for (std::int64_t next : nexts) {
+          if (next <= cur) continue;
+          std::vector<int> u = *t;
+          u[d] = static_cast<int>(next);
+          box_params q;
+          if (!box_from(pr, u, &q, split_d0) || !layout(&q, s, q.nc_in * 16, kBoxPlain)) continue;
+          // Not at the cost of the runs (a bigger box whose output run's table no longer fits cuts
+          // the run at a dim boundary: [788,61,107,52] perm 0,1,3,2 i8 went from one 5564-byte run
+          // to runs of 107 B, 28.2 -> 19.6% of copy, H200 2026-11-30).
+          if (std::min(q.run_in, q.run_out) < std::min({p->run_in, p->run_out, 1024 / s})) continue;
+          *t = u, *p = q, grown = true;
+          break;
+        }
+        if (grown) break;
       }
       if (grown) break;
     }

@@ -595,6 +595,16 @@ TEST(GpuRandom, PermuteBox) {
   random_permutations("permute_box", 300, 17);
   random_row_copies("permute_box", 150, 20261207);
   random_word_gathers("permute_box", 400, 20261130);
+  // Batches of byte matrices of 4-8 KiB: boxes of several matrices, one output run per matrix.
+  const xpose::permute_desc small[] = {xpose::test::pdesc({300, 61, 107, 52}, {0, 1, 3, 2}, 1),
+                                       xpose::test::pdesc({301, 75, 70}, {0, 2, 1}, 1),
+                                       xpose::test::pdesc({97, 67, 97}, {0, 2, 1}, 1),
+                                       xpose::test::pdesc({41, 83, 85}, {0, 2, 1}, 1)};
+  for (const auto& d : small)
+    for (const std::int64_t off : {0, 1, 13})
+      for (const char* v : {"auto", "permute_box"})
+        ASSERT_EQ(run_case(d, 1, off, (off * 5) % 16, 4100 + off, v), "")
+            << v << " " << fmt::format("{}", fmt::join(d.extents, ",")) << " offset " << off;
 }
 
 // Broadcast inputs: one input dim of stride 0 (every index of it reads the same elements), the

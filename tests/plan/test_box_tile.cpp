@@ -448,6 +448,33 @@ TEST(BoxTile, OddSuiteCasesGetLongRunsBothWays) {
     }
 }
 
+// Batches of byte matrices of 4-8 KiB: the box grows over several matrices (kMinBoxBytes) with
+// one output run per matrix (its table of up to 2 * kMaxGatherEntries entries), where a 4096-entry
+// cap had kept one matrix a box, and by a smaller factor where the one the volume lacks does not fit;
+// every element moved once at any alignment.
+TEST(BoxTile, SmallMatricesGrowWithARunPerMatrix) {
+  struct c { std::vector<std::int64_t> ext; std::vector<int> perm; int matrices; };
+  const std::vector<c> cases = {
+      {{4, 6, 107, 52}, {0, 1, 3, 2}, 3},  // the i8 suite's [788,61,107,52]: 5564-byte matrices
+      {{20, 75, 70}, {0, 2, 1}, 4},
+      {{17, 61, 83}, {0, 2, 1}, 4},
+      {{9, 83, 85}, {0, 2, 1}, 2},  // 7055 B: pairs (triples would not fit the budget)
+  };
+  for (const auto& k : cases) {
+    const xpose::permute_desc d = xpose::test::pdesc(k.ext, k.perm, 1);
+    box_params p;
+    const char* reason = "";
+    ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
+    const std::int64_t matrix = k.ext[k.ext.size() - 1] * k.ext[k.ext.size() - 2];
+    const std::string box = fmt::format("{} box {} runs {}/{}", fmt::join(k.ext, ","), fmt::join(p.t, p.t + p.rank, "x"),
+                                        p.run_in, p.run_out);
+    EXPECT_EQ(p.volume, k.matrices * matrix) << box;
+    EXPECT_EQ(p.run_out, matrix) << box;
+    EXPECT_LE(p.smem_bytes, kBoxMaxSmem) << box;
+    for (int mis = 0; mis < 16; mis += 5) EXPECT_EQ(emulate(d, p, mis, (mis * 7) % 16, 11 + mis), "") << box;
+  }
+}
+
 TEST(BoxTile, TwoDimTransposeAtEveryMisalignment) {
   xpose::permute_desc d = xpose::test::pdesc({301, 173}, {1, 0});
   for (const int eb : {1, 2, 4, 8, 16}) {
