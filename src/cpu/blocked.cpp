@@ -1036,39 +1036,37 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
 }
 
 // ---- narrow unzips ----
-// A plain 2-D transpose whose input rows are 2-7 packed 4- or 8-byte elements and whose output rows
-// start on line boundaries (40,000,000 x 3 f32 -> 3 x 40,000,000) goes to kernel_table::unzip_stream
-// where the table has one: each thread unzips its share of the rows straight into the output,
-// walking two distant pieces of it side by side (unzip_avx512.cpp says why). The staged narrow
+// A plain 2-D transpose whose input rows are 2-7 packed 4- or 8-byte elements (40,000,000 x 3 f32 ->
+// 3 x 40,000,000) goes to kernel_table::unzip_stream where the table has one: each thread unzips
+// its share of the rows straight into the output, walking two distant pieces of it side by side
+// (unzip_avx512.cpp says why). The staged narrow
 // tiles (kNarrowTileBytes) ran these at 63-68% of memcpy on the Intel Xeon development host, f32 and
 // f64 4e7 x 3; now 90-101 (2 threads, alternating rounds, GB/s, tiles -> unzip: f32 4e7 x 3 27.8,
 // 28.2 -> 40.2, 42.8; f64 29.2, 30.8 -> 41.5, 43.5; 4e7 x 2 / 4 and 2e7 x 5 gained alike; docs/cpu.md
-// "Thirty-first session"). Output rows at differing line offsets (40,000,001 x 3) keep the tiles.
+// "Thirty-first session"), output rows at differing line offsets too (40,000,001 x 3).
 bool unzips(const blocked_nest& n, const kernel_table& kt, i64 out_bytes) {
   const i64 e = n.elem, ch = n.j.extent;
   return kt.unzip_stream && n.k == blocked_nest::kind::kTiles && n.outer_rank == 0 && n.i_chain_rank == 0 &&
          n.j_chain_rank == 0 && (e == 4 || e == 8) && ch >= kUnzipMinChannels && ch <= kUnzipMaxChannels &&
-         n.j.in_stride == e && n.i.in_stride == ch * e && n.i.out_stride == e && n.j.out_stride % 64 == 0 &&
-         out_bytes >= kStreamMinBytes;
+         n.j.in_stride == e && n.i.in_stride == ch * e && n.i.out_stride == e && out_bytes >= kStreamMinBytes;
 }
 
-// The rows before the output's first line boundary go through the tile kernel, the rest to
-// unzip_stream in blocks of its pieces, contiguous shares per thread. False (nothing written) when
-// the output pointer is not aligned to the element, so that no row reaches a line boundary.
+// Contiguous shares of the rows per thread, in blocks of unzip_stream's pieces from the first output
+// row's first line boundary (so that a share's lines are its own). False (nothing written) when the
+// output pointer is not aligned to the element: no row would reach a line boundary.
 bool run_unzip(const plan_data& pd, const blocked_nest& n, const kernel_table& kt, const std::byte* in,
                std::byte* out) {
   const i64 e = n.elem, ch = n.j.extent, count = n.i.extent, ldi = n.i.in_stride, ldo = n.j.out_stride;
   const auto mis = static_cast<i64>(reinterpret_cast<std::uintptr_t>(out) % 64);
   if (mis % e != 0) return false;
-  const i64 head = std::min(count, (64 - mis) % 64 / e);
-  if (head > 0) kt.tile[elem_index(e)](in, ldi, out, ldo, head, ch);
-  const i64 block = kUnzipPieces * kUnzipPieceBytes / e, blocks = ceil_div(count - head, block);
-  const int threads = team_size(pd, count * ch * e, std::max<i64>(1, blocks));
+  const i64 head = std::min(count, (64 - mis) % 64 / e), block = kUnzipPieces * kUnzipPieceBytes / e;
+  const i64 blocks = std::max<i64>(1, ceil_div(count - head, block));
+  const int threads = team_size(pd, count * ch * e, blocks);
 #pragma omp parallel num_threads(threads)
   {
     i64 b0, b1;
     share(blocks, omp_get_thread_num(), omp_get_num_threads(), &b0, &b1);
-    const i64 i0 = head + b0 * block, i1 = std::min(count, head + b1 * block);
+    const i64 i0 = b0 == 0 ? 0 : head + b0 * block, i1 = b1 == blocks ? count : head + b1 * block;
     if (i0 < i1) kt.unzip_stream(in + i0 * ldi, out + i0 * e, ldo, ch, e, i1 - i0);
     kt.stream_fence();
   }

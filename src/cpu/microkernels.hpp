@@ -59,9 +59,9 @@ struct kernel_table {
   tile_fn stream_tile_16b = nullptr;
   // The narrow unzip (blocked.cpp, run_unzip): `count` packed input rows of n (kUnzipMinChannels ..
   // kUnzipMaxChannels) e-byte elements (e = 4 or 8) at in -> n output rows of count elements, row c
-  // at out + c * ldo, streamed: out[c * ldo + i * e] = in[(i * n + c) * e]. The caller makes sure
-  // every output row starts on a line boundary (out and ldo multiples of 64). Null: such problems
-  // take the tiles.
+  // at out + c * ldo, streamed: out[c * ldo + i * e] = in[(i * n + c) * e]. Each row's whole lines
+  // are streamed and the partial lines at its ends written by masked stores (out and ldo multiples
+  // of e). Null: such problems take the tiles.
   void (*unzip_stream)(const std::byte* in, std::byte* out, std::int64_t ldo, std::int64_t n, std::int64_t e,
                        std::int64_t count) = nullptr;
 };

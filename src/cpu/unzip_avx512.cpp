@@ -7,7 +7,9 @@
 //
 // A group is W = 64 / E input rows: N registers loaded, each channel's W elements gathered into one
 // register by ceil(N / 2) two-source permutes (vpermt2d / vpermt2q) merged under masks, and N whole
-// output lines stored with non-temporal stores.
+// output lines stored with non-temporal stores. Output rows at differing line offsets (40,000,001 x
+// 3) take each row's groups from its own first line boundary, the input loaded once per row (N^2
+// loads a group instead of N, from L1); the few elements at each row's ends go by masked stores.
 //
 // Why two input streams (kUnzipPieces): with one, the thread reads its part of the input as one
 // sequential stream, and on the Intel Xeon development host (2 vCPUs) a sequential stream per core
@@ -19,6 +21,7 @@
 // (docs/cpu.md, "Thirty-first session").
 #include <immintrin.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <type_traits>
@@ -68,39 +71,69 @@ struct unzip512 {
     return acc;
   }
 
-  // Input rows i .. i + W - 1 -> W elements of each output row, streamed (whole aligned lines).
-  static void group(const std::byte* in, std::byte* out, i64 ldo, i64 i) {
-    __m512i a[N];
+  static void load(const std::byte* in, i64 i, __m512i* a) {
     const std::byte* s = in + i * N * E;
     for (int r = 0; r < N; ++r) a[r] = _mm512_loadu_si512(s + 64 * r);
-    for (int c = 0; c < N; ++c) _mm512_stream_si512(reinterpret_cast<__m512i*>(out + c * ldo + i * E), channel(a, c));
   }
+  static void stream(std::byte* d, __m512i v) { _mm512_stream_si512(reinterpret_cast<__m512i*>(d), v); }
 
-  // The last w < W input rows from i: masked loads and ordinary masked stores.
-  static void tail(const std::byte* in, std::byte* out, i64 ldo, i64 i, i64 w) {
+  // Input rows i .. i + W - 1 -> W elements of every output row, streamed: for rows whose lines
+  // all start at element i (every output row at the same line offset).
+  static void group(const std::byte* in, std::byte* out, i64 ldo, i64 i) {
     __m512i a[N];
-    const std::byte* s = in + i * N * E;
-    const i64 bytes = w * N * E;
+    load(in, i, a);
+    for (int c = 0; c < N; ++c) stream(out + c * ldo + i * E, channel(a, c));
+  }
+  // The same for output row c alone (rows at differing line offsets: each loads its own groups).
+  static void group_one(const std::byte* in, std::byte* out, i64 ldo, int c, i64 i) {
+    __m512i a[N];
+    load(in, i, a);
+    stream(out + c * ldo + i * E, channel(a, c));
+  }
+  // Elements [s, t) of output row c, t - s <= W: masked loads and an ordinary masked store.
+  static void part(const std::byte* in, std::byte* out, i64 ldo, int c, i64 s, i64 t) {
+    if (t <= s) return;
+    __m512i a[N];
+    const std::byte* p = in + s * N * E;
+    const i64 bytes = (t - s) * N * E;
     for (int r = 0; r < N; ++r) {
       const i64 left = bytes - 64 * r;
       const __mmask64 m = left >= 64 ? ~__mmask64{0} : left <= 0 ? 0 : (__mmask64{1} << left) - 1;
-      a[r] = _mm512_maskz_loadu_epi8(m, s + 64 * r);
+      a[r] = _mm512_maskz_loadu_epi8(m, p + 64 * r);
     }
-    for (int c = 0; c < N; ++c) {
-      std::byte* d = out + c * ldo + i * E;
-      if constexpr (E == 4) _mm512_mask_storeu_epi32(d, static_cast<__mmask16>((1u << w) - 1), channel(a, c));
-      else _mm512_mask_storeu_epi64(d, static_cast<__mmask8>((1u << w) - 1), channel(a, c));
-    }
+    std::byte* d = out + c * ldo + s * E;
+    const unsigned keep = (1u << (t - s)) - 1;
+    if constexpr (E == 4) _mm512_mask_storeu_epi32(d, static_cast<__mmask16>(keep), channel(a, c));
+    else _mm512_mask_storeu_epi64(d, static_cast<__mmask8>(keep), channel(a, c));
   }
 
+  // Output row c's whole lines start at element h[c] (< W); the G groups every row has from its own
+  // start are streamed, kUnzipPieces pieces of kUnzipPieceBytes of each row side by side, and each
+  // row's ends ([0, h[c]) and past its last group: under 2W elements) go through `part`.
   static void run(const std::byte* in, std::byte* out, i64 ldo, i64 count) {
-    constexpr i64 Q = kUnzipPieceBytes / E, B = kUnzipPieces * Q;
-    i64 i = 0;
-    for (; i + B <= count; i += B)
-      for (i64 k = 0; k < Q; k += W)
-        for (int q = 0; q < kUnzipPieces; ++q) group(in, out, ldo, i + q * Q + k);
-    for (; i + W <= count; i += W) group(in, out, ldo, i);
-    if (i < count) tail(in, out, ldo, i, count - i);
+    i64 h[N], hmax = 0;
+    bool uniform = true;
+    for (int c = 0; c < N; ++c) {
+      const auto mis = static_cast<i64>(reinterpret_cast<std::uintptr_t>(out + c * ldo) % 64);
+      h[c] = std::min(count, (64 - mis) % 64 / E);
+      hmax = std::max(hmax, h[c]);
+      uniform = uniform && h[c] == h[0];
+    }
+    const i64 G = (count - hmax) / W;
+    constexpr i64 QG = kUnzipPieceBytes / 64, BG = kUnzipPieces * QG;  // groups a piece, a block
+    auto body = [&](auto&& one) {
+      i64 g = 0;
+      for (; g + BG <= G; g += BG)
+        for (i64 k = 0; k < QG; ++k)
+          for (int q = 0; q < kUnzipPieces; ++q) one(g + q * QG + k);
+      for (; g < G; ++g) one(g);
+    };
+    if (uniform) body([&](i64 g) { group(in, out, ldo, h[0] + g * W); });
+    else body([&](i64 g) { for (int c = 0; c < N; ++c) group_one(in, out, ldo, c, h[c] + g * W); });
+    for (int c = 0; c < N; ++c) {
+      part(in, out, ldo, c, 0, h[c]);
+      for (i64 i = h[c] + G * W; i < count; i += W) part(in, out, ldo, c, i, std::min(count, i + W));
+    }
   }
 };
 

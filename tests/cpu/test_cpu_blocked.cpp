@@ -583,8 +583,8 @@ TEST(CpuBlocked, LargeStreamingOutputs) {
 }
 
 // kernel_table::unzip_stream against its definition: 4- and 8-byte elements, every channel count it
-// takes, counts over its two-piece blocks, its single groups and its masked tail, output rows
-// padded past the count; nothing past each row's count is written.
+// takes, counts over its two-piece blocks, its single groups and its masked ends, output rows padded
+// past the count, at one line offset or at differing ones; nothing past each row's count is written.
 TEST(CpuBlockedKernels, UnzipStream) {
   namespace cpu = xpose::detail::cpu;
   const auto& kt = cpu::active_kernels();
@@ -592,30 +592,31 @@ TEST(CpuBlockedKernels, UnzipStream) {
   for (i64 e : {4, 8})
     for (i64 n = cpu::kUnzipMinChannels; n <= cpu::kUnzipMaxChannels; ++n) {
       const i64 block = cpu::kUnzipPieces * cpu::kUnzipPieceBytes / e, w = 64 / e;
-      for (i64 count : {i64{1}, w - 1, w, 3 * w + 5, block, block + w + 3, 3 * block - 1}) {
-        const i64 ldo = (count * e + 63) / 64 * 64 + 128;  // bytes, whole lines, two spare lines a row
+      for (i64 count : {i64{1}, w - 1, w, 3 * w + 5, block, block + w + 3, 3 * block - 1})
+        for (i64 skew : {0, 1, 5}) {  // output rows skew elements past whole lines apart; out skew elements in
+        const i64 ldo = (count * e + 63) / 64 * 64 + 128 + skew * e;  // bytes: at least two spare lines a row
         std::vector<unsigned char> in(static_cast<std::size_t>(count * n * e));
         xpose::test::fill_random(in.data(), in.size(), static_cast<std::uint64_t>(count * 131 + n * 7 + e));
-        std::vector<unsigned char> buf(static_cast<std::size_t>(n * ldo + 64), xpose::test::kPoison);
-        unsigned char* out = buf.data() + (64 - reinterpret_cast<std::uintptr_t>(buf.data()) % 64) % 64;
+        std::vector<unsigned char> buf(static_cast<std::size_t>(n * ldo + 128), xpose::test::kPoison);
+        unsigned char* out = buf.data() + (64 - reinterpret_cast<std::uintptr_t>(buf.data()) % 64) % 64 + skew * e;
         kt.unzip_stream(reinterpret_cast<const std::byte*>(in.data()), reinterpret_cast<std::byte*>(out), ldo, n, e,
                         count);
         kt.stream_fence();
         for (i64 c = 0; c < n; ++c)
           for (i64 b = 0; b < ldo; ++b) {
             const unsigned char want = b < count * e ? in[((b / e) * n + c) * e + b % e] : xpose::test::kPoison;
-            ASSERT_EQ(out[c * ldo + b], want) << e << " B, " << n << " channels, count " << count << ", row " << c
-                                              << " byte " << b;
+            ASSERT_EQ(out[c * ldo + b], want) << e << " B, " << n << " channels, count " << count << ", skew "
+                                              << skew << ", row " << c << " byte " << b;
           }
       }
     }
 }
 
-// Plain transposes whose input rows are 2-7 packed 4- or 8-byte elements and whose output rows are
-// whole lines apart go to unzip_stream (blocked.cpp, run_unzip) where the kernel table has it:
-// outputs at a line boundary, an element past it (the head through the tile kernel), off by a
-// non-multiple of the element (the tiles instead), padded output rows, 1-3 threads (shares of its
-// blocks, the last one partial); and output rows whose pitch is not whole lines keep the tiles.
+// Plain transposes whose input rows are 2-7 packed 4- or 8-byte elements go to unzip_stream
+// (blocked.cpp, run_unzip) where the kernel table has it: outputs at a line boundary, an element
+// past it, off by a non-multiple of the element (the tiles instead), padded output rows, output
+// rows at differing line offsets, 1-3 threads (shares of its blocks, the last one partial); more
+// channels than it takes keep the tiles.
 TEST(CpuBlocked, NarrowUnzips) {
   const bool has = xpose::detail::cpu::active_kernels().unzip_stream != nullptr;
   struct unzip_case {
@@ -632,14 +633,17 @@ TEST(CpuBlocked, NarrowUnzips) {
       cases.push_back({tdesc(rows, n, e), e, true});
     }
   cases.push_back({tdesc(1400000, 3, 4), 2, true});  // (planned so; run by the tiles)
-  cases.push_back({tdesc(1400003, 3, 4), 0, false});  // dense rows at differing line offsets
   cases.push_back({tdesc(600000, 8, 4), 0, false});    // more channels than it takes
   transpose_desc padded = tdesc(700001, 3, 8);
   padded.ld_out = 700008;  // 5,600,064 B: whole lines
   cases.push_back({padded, 16, true});
   transpose_desc ragged = tdesc(700001, 3, 8);
   ragged.ld_out = 700003;
-  cases.push_back({ragged, 0, false});
+  cases.push_back({ragged, 0, true});
+  cases.push_back({ragged, 24, true});
+  // Dense, output rows at differing line offsets (a row of 1,400,012 / 1,400,024 B).
+  cases.push_back({tdesc(350003, 3, 4), 0, true});
+  cases.push_back({tdesc(175003, 3, 8), 8, true});
   for (const auto& c : cases)
     for (int threads : {1, 2, 3}) {
       std::string summary;
