@@ -1039,11 +1039,11 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
 // A plain 2-D transpose whose input rows are 2-7 packed 4- or 8-byte elements (40,000,000 x 3 f32 ->
 // 3 x 40,000,000) goes to kernel_table::unzip_stream where the table has one: each thread unzips
 // its share of the rows straight into the output, walking two distant pieces of it side by side
-// (unzip_avx512.cpp says why). The staged narrow
-// tiles (kNarrowTileBytes) ran these at 63-68% of memcpy on the Intel Xeon development host, f32 and
-// f64 4e7 x 3; now 90-101 (2 threads, alternating rounds, GB/s, tiles -> unzip: f32 4e7 x 3 27.8,
-// 28.2 -> 40.2, 42.8; f64 29.2, 30.8 -> 41.5, 43.5; 4e7 x 2 / 4 and 2e7 x 5 gained alike; docs/cpu.md
-// "Thirty-first session"), output rows at differing line offsets too (40,000,001 x 3).
+// (unzip_avx512.cpp says why). The staged narrow tiles (kNarrowTileBytes) ran these at 63-68% of
+// memcpy on the Intel Xeon development host, f32 and f64 4e7 x 3; now 90-101 (2 threads,
+// alternating rounds, GB/s, tiles -> unzip: f32 4e7 x 3 27.8, 28.2 -> 40.2, 42.8; f64 29.2, 30.8 ->
+// 41.5, 43.5; 4e7 x 2 / 4 and 2e7 x 5 gained alike), and so do output rows at differing line
+// offsets (40,000,001 x 3 f32 25.9, 28.1 -> 40.0, 41.9; docs/cpu.md "Thirty-first session").
 bool unzips(const blocked_nest& n, const kernel_table& kt, i64 out_bytes) {
   const i64 e = n.elem, ch = n.j.extent;
   return kt.unzip_stream && n.k == blocked_nest::kind::kTiles && n.outer_rank == 0 && n.i_chain_rank == 0 &&
