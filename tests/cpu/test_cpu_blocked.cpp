@@ -615,8 +615,9 @@ TEST(CpuBlockedKernels, UnzipStream) {
 // Plain transposes whose input rows are 2-7 packed 4- or 8-byte elements go to unzip_stream
 // (blocked.cpp, run_unzip) where the kernel table has it: outputs at a line boundary, an element
 // past it, off by a non-multiple of the element (the tiles instead), padded output rows, output
-// rows at differing line offsets, 1-3 threads (shares of its blocks, the last one partial); more
-// channels than it takes keep the tiles.
+// rows at differing line offsets, batches (strided ones too), 1-3 threads (shares of its blocks,
+// the last one partial); more channels than it takes and rows shorter than its pieces keep the
+// tiles.
 TEST(CpuBlocked, NarrowUnzips) {
   const bool has = xpose::detail::cpu::active_kernels().unzip_stream != nullptr;
   struct unzip_case {
@@ -644,6 +645,19 @@ TEST(CpuBlocked, NarrowUnzips) {
   // Dense, output rows at differing line offsets (a row of 1,400,012 / 1,400,024 B).
   cases.push_back({tdesc(350003, 3, 4), 0, true});
   cases.push_back({tdesc(175003, 3, 8), 8, true});
+  // Batches (NHWC -> NCHW with a few channels): dense with odd rows, padded batch strides, and rows
+  // shorter than a piece (the tiles).
+  transpose_desc batch = tdesc(120011, 3, 4);
+  batch.batch = 3;
+  cases.push_back({batch, 4, true});
+  transpose_desc strided = tdesc(60000, 5, 8);
+  strided.batch = 2;
+  strided.batch_stride_out = 5 * 60000 + 3;
+  strided.batch_stride_in = 5 * 60000 + 5;
+  cases.push_back({strided, 0, true});
+  transpose_desc short_rows = tdesc(1000, 3, 4);
+  short_rows.batch = 400;
+  cases.push_back({short_rows, 0, false});
   for (const auto& c : cases)
     for (int threads : {1, 2, 3}) {
       std::string summary;
