@@ -58,10 +58,10 @@ struct kernel_table {
   // multiple of 4) starting on line boundaries. Null: the tile goes through the staging buffer.
   tile_fn stream_tile_16b = nullptr;
   // The narrow unzip (blocked.cpp, run_unzip): `count` packed input rows of n (kUnzipMinChannels ..
-  // kUnzipMaxChannels) e-byte elements (e = 4 or 8) at in -> n output rows of count elements, row c
-  // at out + c * ldo, streamed: out[c * ldo + i * e] = in[(i * n + c) * e]. Each row's whole lines
-  // are streamed and the partial lines at its ends written by masked stores (out and ldo multiples
-  // of e). Null: such problems take the tiles.
+  // kUnzipMaxChannels) e-byte elements (e = 1, 2, 4 or 8) at in -> n output rows of count elements,
+  // row c at out + c * ldo, streamed: out[c * ldo + i * e] = in[(i * n + c) * e]. Each row's whole
+  // lines are streamed and the partial lines at its ends written by masked stores (out and ldo
+  // multiples of e). Null: such problems take the tiles.
   void (*unzip_stream)(const std::byte* in, std::byte* out, std::int64_t ldo, std::int64_t n, std::int64_t e,
                        std::int64_t count) = nullptr;
 };
@@ -75,7 +75,8 @@ struct kernel_table {
 inline constexpr std::int64_t kUnzipMinChannels = 2, kUnzipMaxChannels = 7;
 inline constexpr int kUnzipPieces = 2;
 inline constexpr std::int64_t kUnzipPieceBytes = 4096;
-// The AVX-512 F unzip_stream (unzip_avx512.cpp); only for tables chosen after a run-time check.
+// The AVX-512 (F, BW, VBMI) unzip_stream (unzip_avx512.cpp); only for the VBMI table, chosen after a
+// run-time check.
 void unzip_stream_avx512(const std::byte* in, std::byte* out, std::int64_t ldo, std::int64_t n, std::int64_t e,
                          std::int64_t count);
 

@@ -1,12 +1,12 @@
-// unzip_stream: the narrow transpose of 4- and 8-byte elements whose input rows are a few packed
-// elements (40,000,000 x 3 f32 -> 3 x 40,000,000: N = 2..7 channels interleaved in, one output row
-// per channel), straight from the input to the output with streaming stores, no staging buffer.
-// (Channels: kUnzipMinChannels .. kUnzipMaxChannels, microkernels.hpp says why not more.)
-// Compiled with AVX-512 F (src/CMakeLists.txt) and reached only through vbmi_kernels(), which is
-// chosen after a run-time check of the CPU.
+// unzip_stream: the narrow transpose of 1-, 2-, 4- and 8-byte elements whose input rows are a few
+// packed elements (40,000,000 x 3 f32 -> 3 x 40,000,000: N = 2..7 channels interleaved in, one
+// output row per channel), straight from the input to the output with streaming stores, no staging
+// buffer. (Channels: kUnzipMinChannels .. kUnzipMaxChannels, microkernels.hpp says why not more.)
+// Compiled with AVX-512 F, BW and VBMI (src/CMakeLists.txt) and reached only through vbmi_kernels(),
+// which is chosen after a run-time check of the CPU.
 //
 // A group is W = 64 / E input rows: N registers loaded, each channel's W elements gathered into one
-// register by ceil(N / 2) two-source permutes (vpermt2d / vpermt2q) merged under masks, and N whole
+// register by ceil(N / 2) two-source permutes (vpermt2b / w / d / q) merged under masks, and N whole
 // output lines stored with non-temporal stores. Output rows at differing line offsets (40,000,001 x
 // 3) take each row's groups from its own first line boundary, the input loaded once per row (N^2
 // loads a group instead of N, from L1); the few elements at each row's ends go by masked stores.
@@ -18,7 +18,8 @@
 // KiB of f32 input each, pages apart) side by side, one group of each in turn, 40-42.5; four pieces
 // the same, eight 38-41, pieces of 1 KiB 36-38 (glibc's memcpy itself copies four pages side by side
 // above its non-temporal threshold). The staged tiles it replaces ran 31 GB/s, 67% of the copy
-// (docs/cpu.md, "Thirty-first session").
+// (docs/cpu.md, "Thirty-first session"); for bytes and halves (VBMI narrow tiles) 22-24 GB/s where
+// this runs 37-41.
 #include <immintrin.h>
 
 #include <algorithm>
@@ -36,14 +37,16 @@ using i64 = std::int64_t;
 
 template <int E, int N>
 struct unzip512 {
-  static_assert(E == 4 || E == 8);
+  static_assert(E == 1 || E == 2 || E == 4 || E == 8);
   static constexpr int W = 64 / E, NP = (N + 1) / 2;  // elements per register, register pairs
-  using lane = std::conditional_t<E == 4, std::int32_t, std::int64_t>;
+  using lane = std::conditional_t<E == 1, std::uint8_t,
+                                  std::conditional_t<E == 2, std::uint16_t,
+                                                     std::conditional_t<E == 4, std::uint32_t, std::uint64_t>>>;
   struct tables {
     // [channel][pair]: the permute's indices (bit log2(W) picks the pair's second register) and the
     // channel's lanes that pair supplies.
     std::array<std::array<std::array<lane, W>, NP>, N> idx{};
-    std::array<std::array<std::uint16_t, NP>, N> mask{};
+    std::array<std::array<std::uint64_t, NP>, N> mask{};
   };
   static constexpr tables kT = [] {
     tables t{};
@@ -51,7 +54,7 @@ struct unzip512 {
       for (int i = 0; i < W; ++i) {
         const int p = N * i + c, reg = p / W, pair = reg / 2;  // element i of channel c: position p
         t.idx[c][pair][i] = static_cast<lane>((reg % 2) * W + p % W);
-        t.mask[c][pair] = static_cast<std::uint16_t>(t.mask[c][pair] | (1u << i));
+        t.mask[c][pair] |= std::uint64_t{1} << i;
       }
     return t;
   }();
@@ -59,15 +62,21 @@ struct unzip512 {
   static __m512i pair(const __m512i* a, int q, int c) {
     const __m512i ix = _mm512_loadu_si512(kT.idx[c][q].data());
     const __m512i hi = 2 * q + 1 < N ? a[2 * q + 1] : a[2 * q];
-    if constexpr (E == 4) return _mm512_permutex2var_epi32(a[2 * q], ix, hi);
+    if constexpr (E == 1) return _mm512_permutex2var_epi8(a[2 * q], ix, hi);
+    else if constexpr (E == 2) return _mm512_permutex2var_epi16(a[2 * q], ix, hi);
+    else if constexpr (E == 4) return _mm512_permutex2var_epi32(a[2 * q], ix, hi);
     else return _mm512_permutex2var_epi64(a[2 * q], ix, hi);
+  }
+  // v where mask m (one bit per element) is set, else acc.
+  static __m512i merge(__m512i acc, std::uint64_t m, __m512i v) {
+    if constexpr (E == 1) return _mm512_mask_mov_epi8(acc, static_cast<__mmask64>(m), v);
+    else if constexpr (E == 2) return _mm512_mask_mov_epi16(acc, static_cast<__mmask32>(m), v);
+    else if constexpr (E == 4) return _mm512_mask_mov_epi32(acc, static_cast<__mmask16>(m), v);
+    else return _mm512_mask_mov_epi64(acc, static_cast<__mmask8>(m), v);
   }
   static __m512i channel(const __m512i* a, int c) {
     __m512i acc = pair(a, 0, c);
-    for (int q = 1; q < NP; ++q) {
-      if constexpr (E == 4) acc = _mm512_mask_mov_epi32(acc, static_cast<__mmask16>(kT.mask[c][q]), pair(a, q, c));
-      else acc = _mm512_mask_mov_epi64(acc, static_cast<__mmask8>(kT.mask[c][q]), pair(a, q, c));
-    }
+    for (int q = 1; q < NP; ++q) acc = merge(acc, kT.mask[c][q], pair(a, q, c));
     return acc;
   }
 
@@ -101,10 +110,10 @@ struct unzip512 {
       const __mmask64 m = left >= 64 ? ~__mmask64{0} : left <= 0 ? 0 : (__mmask64{1} << left) - 1;
       a[r] = _mm512_maskz_loadu_epi8(m, p + 64 * r);
     }
-    std::byte* d = out + c * ldo + s * E;
-    const unsigned keep = (1u << (t - s)) - 1;
-    if constexpr (E == 4) _mm512_mask_storeu_epi32(d, static_cast<__mmask16>(keep), channel(a, c));
-    else _mm512_mask_storeu_epi64(d, static_cast<__mmask8>(keep), channel(a, c));
+    // The first (t - s) * E bytes of the channel's register (t - s <= W: at most all 64).
+    const i64 keep = (t - s) * E;
+    _mm512_mask_storeu_epi8(out + c * ldo + s * E, keep >= 64 ? ~__mmask64{0} : (__mmask64{1} << keep) - 1,
+                            channel(a, c));
   }
 
   // Output row c's whole lines start at element h[c] (< W); the G groups every row has from its own
@@ -143,7 +152,9 @@ void unzip_stream_avx512(const std::byte* in, std::byte* out, std::int64_t ldo, 
                          std::int64_t count) {
   with_narrow15(n, [&]<int N>() {
     if constexpr (N >= kUnzipMinChannels && N <= kUnzipMaxChannels) {
-      if (e == 4) unzip512<4, N>::run(in, out, ldo, count);
+      if (e == 1) unzip512<1, N>::run(in, out, ldo, count);
+      else if (e == 2) unzip512<2, N>::run(in, out, ldo, count);
+      else if (e == 4) unzip512<4, N>::run(in, out, ldo, count);
       else if (e == 8) unzip512<8, N>::run(in, out, ldo, count);
     }
   });

@@ -582,14 +582,15 @@ TEST(CpuBlocked, LargeStreamingOutputs) {
   }
 }
 
-// kernel_table::unzip_stream against its definition: 4- and 8-byte elements, every channel count it
-// takes, counts over its two-piece blocks, its single groups and its masked ends, output rows padded
-// past the count, at one line offset or at differing ones; nothing past each row's count is written.
+// kernel_table::unzip_stream against its definition: 1-, 2-, 4- and 8-byte elements, every channel
+// count it takes, counts over its two-piece blocks, its single groups and its masked ends, output
+// rows padded past the count, at one line offset or at differing ones; nothing past each row's count
+// is written.
 TEST(CpuBlockedKernels, UnzipStream) {
   namespace cpu = xpose::detail::cpu;
   const auto& kt = cpu::active_kernels();
   if (!kt.unzip_stream) GTEST_SKIP() << "no unzip_stream on this CPU's kernel table (" << kt.isa << ")";
-  for (i64 e : {4, 8})
+  for (i64 e : {1, 2, 4, 8})
     for (i64 n = cpu::kUnzipMinChannels; n <= cpu::kUnzipMaxChannels; ++n) {
       const i64 block = cpu::kUnzipPieces * cpu::kUnzipPieceBytes / e, w = 64 / e;
       for (i64 count : {i64{1}, w - 1, w, 3 * w + 5, block, block + w + 3, 3 * block - 1})
@@ -612,7 +613,7 @@ TEST(CpuBlockedKernels, UnzipStream) {
     }
 }
 
-// Plain transposes whose input rows are 2-7 packed 4- or 8-byte elements go to unzip_stream
+// Plain transposes whose input rows are 2-7 packed elements of 1, 2, 4 or 8 bytes go to unzip_stream
 // (blocked.cpp, run_unzip) where the kernel table has it: outputs at a line boundary, an element
 // past it, off by a non-multiple of the element (the tiles instead), padded output rows, output
 // rows at differing line offsets, batches (strided ones too), 1-3 threads (shares of its blocks,
@@ -626,10 +627,10 @@ TEST(CpuBlocked, NarrowUnzips) {
     bool unzips;
   };
   std::vector<unzip_case> cases;
-  for (int e : {4, 8})
+  for (int e : {1, 2, 4, 8})
     for (i64 n : {2, 3, 5, 7}) {
-      // Outputs of over 4 MiB (kStreamMinBytes), rows whole lines apart (a multiple of 16 elements).
-      const i64 rows = (4200007 / (n * e) / 16 + 1) * 16;
+      // Outputs of over 4 MiB (kStreamMinBytes), rows whole lines apart (a multiple of 64 elements).
+      const i64 rows = (4200007 / (n * e) / 64 + 1) * 64;
       cases.push_back({tdesc(rows, n, e), 0, true});
       cases.push_back({tdesc(rows, n, e), e, true});
     }
@@ -655,6 +656,11 @@ TEST(CpuBlocked, NarrowUnzips) {
   strided.batch_stride_out = 5 * 60000 + 3;
   strided.batch_stride_in = 5 * 60000 + 5;
   cases.push_back({strided, 0, true});
+  transpose_desc bytes_batch = tdesc(50001, 3, 1);  // uint8 images, NHWC -> NCHW
+  bytes_batch.batch = 30;
+  cases.push_back({bytes_batch, 1, true});
+  cases.push_back({tdesc(1400003, 3, 2), 2, true});
+  cases.push_back({tdesc(1400003, 3, 2), 1, true});  // (planned so; run by the tiles)
   transpose_desc short_rows = tdesc(1000, 3, 4);
   short_rows.batch = 400;
   cases.push_back({short_rows, 0, false});
