@@ -64,6 +64,11 @@ struct kernel_table {
   // multiples of e). Null: such problems take the tiles.
   void (*unzip_stream)(const std::byte* in, std::byte* out, std::int64_t ldo, std::int64_t n, std::int64_t e,
                        std::int64_t count) = nullptr;
+  // The reverse (blocked.cpp, run_zip): n input rows of count e-byte elements (row c at in + c * ldi)
+  // -> count packed output rows of n elements at out, streamed from the output's first line boundary
+  // a group can start on: out[(j * n + c) * e] = in[c * ldi + j * e]. Null: the tiles.
+  void (*zip_stream)(const std::byte* in, std::int64_t ldi, std::byte* out, std::int64_t n, std::int64_t e,
+                     std::int64_t count) = nullptr;
 };
 
 // unzip_stream's channels, and how it walks its input: kUnzipPieces pieces of kUnzipPieceBytes of
@@ -79,6 +84,8 @@ inline constexpr std::int64_t kUnzipPieceBytes = 4096;
 // run-time check.
 void unzip_stream_avx512(const std::byte* in, std::byte* out, std::int64_t ldo, std::int64_t n, std::int64_t e,
                          std::int64_t count);
+void zip_stream_avx512(const std::byte* in, std::int64_t ldi, std::byte* out, std::int64_t n, std::int64_t e,
+                       std::int64_t count);
 
 // The slot a folded element of e bytes is padded to (kernel_table::pad_rows): the next power of
 // two, for e = 3, 5, 6, 7 and 9..15; 0 for the others (1, 2, 4, 8, 16 have kernels of their own,

@@ -184,6 +184,7 @@ const kernel_table* vbmi_kernels() {
     k.tile[0] = tile<1>;
     k.tile[1] = tile<2>;
     k.unzip_stream = unzip_stream_avx512;
+    k.zip_stream = zip_stream_avx512;
     return k;
   }();
   return &t;

@@ -1,7 +1,8 @@
 // unzip_stream: the narrow transpose of 1-, 2-, 4- and 8-byte elements whose input rows are a few
 // packed elements (40,000,000 x 3 f32 -> 3 x 40,000,000: N = 2..7 channels interleaved in, one
 // output row per channel), straight from the input to the output with streaming stores, no staging
-// buffer. (Channels: kUnzipMinChannels .. kUnzipMaxChannels, microkernels.hpp says why not more.)
+// buffer; and zip_stream, its reverse (below). (Channels: kUnzipMinChannels .. kUnzipMaxChannels,
+// microkernels.hpp says why not more.)
 // Compiled with AVX-512 F, BW and VBMI (src/CMakeLists.txt) and reached only through vbmi_kernels(),
 // which is chosen after a run-time check of the CPU.
 //
@@ -146,7 +147,86 @@ struct unzip512 {
   }
 };
 
+// The reverse (zip_stream): N input rows (channels, ldi apart) -> packed output rows of N elements.
+// A group is W elements of each channel (N registers, one per channel) -> N * W packed elements
+// (N registers), each output register built by ceil(N / 2) two-source permutes over channel pairs,
+// and streamed. The output's first line boundary a group can start on is found once. Its reads are
+// N streams already, so it walks one piece: 3 x 4e7 f32 37-39 -> 47-48 GB/s against the tiles, i8
+// 28-29 -> 43-44 (docs/cpu.md "Thirty-first session").
+template <int E, int N>
+struct zip512 {
+  static constexpr int W = 64 / E, NP = (N + 1) / 2;
+  using lane = typename unzip512<E, N>::lane;
+  struct tables {
+    std::array<std::array<std::array<lane, W>, NP>, N> idx{};  // [output register][channel pair]
+    std::array<std::array<std::uint64_t, NP>, N> mask{};
+  };
+  static constexpr tables kT = [] {
+    tables t{};
+    for (int r = 0; r < N; ++r)
+      for (int l = 0; l < W; ++l) {
+        const int p = r * W + l, c = p % N, i = p / N, pair = c / 2;  // packed position p: channel c, element i
+        t.idx[r][pair][l] = static_cast<lane>((c % 2) * W + i);
+        t.mask[r][pair] |= std::uint64_t{1} << l;
+      }
+    return t;
+  }();
+  static __m512i out_register(const __m512i* a, int r) {
+    __m512i acc = _mm512_setzero_si512();
+    for (int q = 0; q < NP; ++q) {
+      const __m512i ix = _mm512_loadu_si512(kT.idx[r][q].data());
+      const __m512i hi = 2 * q + 1 < N ? a[2 * q + 1] : a[2 * q];
+      __m512i v;
+      if constexpr (E == 1) v = _mm512_permutex2var_epi8(a[2 * q], ix, hi);
+      else if constexpr (E == 2) v = _mm512_permutex2var_epi16(a[2 * q], ix, hi);
+      else if constexpr (E == 4) v = _mm512_permutex2var_epi32(a[2 * q], ix, hi);
+      else v = _mm512_permutex2var_epi64(a[2 * q], ix, hi);
+      acc = q == 0 ? v : unzip512<E, N>::merge(acc, kT.mask[r][q], v);
+    }
+    return acc;
+  }
+  // Elements j .. j + w - 1 of every channel -> output elements j * N .. (j + w) * N - 1: streamed
+  // (a whole group starting on a line), else masked loads and ordinary masked stores.
+  template <bool Stream>
+  static void group(const std::byte* in, i64 ldi, std::byte* out, i64 j, i64 w) {
+    __m512i a[N];
+    const __mmask64 lm = w * E >= 64 ? ~__mmask64{0} : (__mmask64{1} << (w * E)) - 1;
+    for (int c = 0; c < N; ++c) a[c] = _mm512_maskz_loadu_epi8(lm, in + c * ldi + j * E);
+    std::byte* d = out + j * N * E;
+    for (int r = 0; r < N; ++r) {
+      const __m512i v = out_register(a, r);
+      const i64 left = w * N * E - 64 * r;
+      if (Stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(d + 64 * r), v);
+      else if (left > 0) _mm512_mask_storeu_epi8(d + 64 * r, left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1, v);
+    }
+  }
+  static void run(const std::byte* in, i64 ldi, std::byte* out, i64 count) {
+    // The first element whose output starts a line (N * E * h + mis a multiple of 64), else none.
+    const auto mis = static_cast<i64>(reinterpret_cast<std::uintptr_t>(out) % 64);
+    i64 h = 0;
+    while (h < 64 && (mis + h * N * E) % 64 != 0) ++h;
+    if (h == 64) h = count;  // no group lines up: every element by the masked path
+    h = std::min(h, count);
+    for (i64 j = 0; j < h; j += W) group<false>(in, ldi, out, j, std::min<i64>(W, h - j));
+    i64 j = h;
+    for (; j + W <= count; j += W) group<true>(in, ldi, out, j, W);
+    for (; j < count; j += W) group<false>(in, ldi, out, j, std::min<i64>(W, count - j));
+  }
+};
+
 }  // namespace
+
+void zip_stream_avx512(const std::byte* in, std::int64_t ldi, std::byte* out, std::int64_t n, std::int64_t e,
+                       std::int64_t count) {
+  with_narrow15(n, [&]<int N>() {
+    if constexpr (N >= kUnzipMinChannels && N <= kUnzipMaxChannels) {
+      if (e == 1) zip512<1, N>::run(in, ldi, out, count);
+      else if (e == 2) zip512<2, N>::run(in, ldi, out, count);
+      else if (e == 4) zip512<4, N>::run(in, ldi, out, count);
+      else if (e == 8) zip512<8, N>::run(in, ldi, out, count);
+    }
+  });
+}
 
 void unzip_stream_avx512(const std::byte* in, std::byte* out, std::int64_t ldo, std::int64_t n, std::int64_t e,
                          std::int64_t count) {

@@ -613,6 +613,80 @@ TEST(CpuBlockedKernels, UnzipStream) {
     }
 }
 
+// kernel_table::zip_stream against its definition: 1-, 2-, 4- and 8-byte elements, every channel
+// count, counts of a few groups, of whole blocks and ragged, input rows padded, the output at line
+// boundaries and off them (masked heads); nothing past the output is written.
+TEST(CpuBlockedKernels, ZipStream) {
+  namespace cpu = xpose::detail::cpu;
+  const auto& kt = cpu::active_kernels();
+  if (!kt.zip_stream) GTEST_SKIP() << "no zip_stream on this CPU's kernel table (" << kt.isa << ")";
+  for (i64 e : {1, 2, 4, 8})
+    for (i64 n = cpu::kUnzipMinChannels; n <= cpu::kUnzipMaxChannels; ++n) {
+      const i64 w = 64 / e;
+      for (i64 count : {i64{1}, w - 1, w, 3 * w + 5, 8192 / e + 3})
+        for (i64 skew : {0, 1, 3}) {  // the output skew elements past a line; input rows padded by it
+          const i64 ldi = count * e + 64 + skew * e;
+          std::vector<unsigned char> in(static_cast<std::size_t>(n * ldi));
+          xpose::test::fill_random(in.data(), in.size(), static_cast<std::uint64_t>(count * 17 + n * 5 + e + skew));
+          const i64 bytes = count * n * e;
+          std::vector<unsigned char> buf(static_cast<std::size_t>(bytes + 256), xpose::test::kPoison);
+          unsigned char* out = buf.data() + (64 - reinterpret_cast<std::uintptr_t>(buf.data()) % 64) % 64 + 64 + skew * e;
+          kt.zip_stream(reinterpret_cast<const std::byte*>(in.data()), ldi, reinterpret_cast<std::byte*>(out), n, e,
+                        count);
+          kt.stream_fence();
+          for (i64 b = -64; b < bytes + 64; ++b) {
+            const i64 el = b / e, j = el / n, c = el % n;
+            const unsigned char want = b >= 0 && b < bytes ? in[c * ldi + j * e + b % e] : xpose::test::kPoison;
+            ASSERT_EQ(out[b], want) << e << " B, " << n << " channels, count " << count << ", skew " << skew
+                                    << ", output byte " << b;
+          }
+        }
+    }
+}
+
+// The zips (3 x 40,000,000 -> 40,000,000 x 3; NCHW -> NHWC with 2-7 channels) go to zip_stream
+// (blocked.cpp, run_zip) where the kernel table has it: 1- to 8-byte elements, outputs on and off
+// line boundaries, padded input rows, batches (strided ones too), 1-3 threads; input rows under a
+// piece and more channels than it takes keep the tiles.
+TEST(CpuBlocked, NarrowZips) {
+  const bool has = xpose::detail::cpu::active_kernels().zip_stream != nullptr;
+  struct zip_case {
+    transpose_desc d;
+    i64 out_offset;
+    bool zips;
+  };
+  std::vector<zip_case> cases;
+  for (int e : {1, 2, 4, 8})
+    for (i64 n : {2, 3, 7}) {
+      const i64 cols = 4200007 / (n * e) + 3;  // an output of over 4 MiB (kStreamMinBytes)
+      cases.push_back({tdesc(n, cols, e), 0, true});
+      cases.push_back({tdesc(n, cols, e), e, true});
+    }
+  transpose_desc padded = tdesc(3, 700001, 8);
+  padded.ld_in = 700011;
+  cases.push_back({padded, 16, true});
+  transpose_desc batch = tdesc(3, 50001, 1);  // uint8 images, NCHW -> NHWC
+  batch.batch = 30;
+  cases.push_back({batch, 1, true});
+  transpose_desc strided = tdesc(5, 60000, 4);
+  strided.batch = 4;
+  strided.batch_stride_in = 5 * 60000 + 7;
+  strided.batch_stride_out = 5 * 60000 + 3;
+  cases.push_back({strided, 4, true});
+  transpose_desc short_rows = tdesc(3, 1000, 4);
+  short_rows.batch = 400;
+  cases.push_back({short_rows, 0, false});
+  cases.push_back({tdesc(8, 600000, 4), 0, false});
+  for (const auto& c : cases)
+    for (int threads : {1, 2, 3}) {
+      std::string summary;
+      ASSERT_EQ(check_transpose(c.d, threads, c.out_offset, 0, &summary), "")
+          << c.d.rows << "x" << c.d.cols << " " << c.d.elem_bytes << " B +" << c.out_offset << ", " << threads
+          << " threads";
+      EXPECT_EQ(summary.find("; zip of") != std::string::npos, has && c.zips) << summary;
+    }
+}
+
 // Plain transposes whose input rows are 2-7 packed elements of 1, 2, 4 or 8 bytes go to unzip_stream
 // (blocked.cpp, run_unzip) where the kernel table has it: outputs at a line boundary, an element
 // past it, off by a non-multiple of the element (the tiles instead), padded output rows, output
