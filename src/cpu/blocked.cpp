@@ -1056,17 +1056,13 @@ bool unzips(const blocked_nest& n, const kernel_table& kt, i64 out_bytes) {
          out_bytes >= kStreamMinBytes;
 }
 
-// Each outer index's rows in blocks of unzip_stream's pieces from its first output row's first line
-// boundary (so that a block's lines are its own); contiguous shares of all those blocks per thread.
-// False (nothing written) when the output pointer is not aligned to the element: no row would reach
-// a line boundary.
-bool run_unzip(const plan_data& pd, const blocked_nest& n, const kernel_table& kt, const std::byte* in,
-               std::byte* out) {
-  const i64 e = n.elem, ch = n.j.extent, count = n.i.extent, ldi = n.i.in_stride, ldo = n.j.out_stride;
-  if (reinterpret_cast<std::uintptr_t>(out) % e != 0) return false;
-  const i64 block = kUnzipPieces * kUnzipPieceBytes / e, blocks = ceil_div(count, block) + 1;  // (+1: the head)
+// The narrow kernels' threads: every outer index's work cut into `blocks` blocks, contiguous shares
+// of all of them per thread; f(cur, b0, b1) runs blocks [b0, b1) of the outer index at cur.
+template <class F>
+void for_item_blocks(const plan_data& pd, const blocked_nest& n, const kernel_table& kt, i64 blocks, i64 item_bytes,
+                     F&& f) {
   const i64 items = n.outer_count(), tasks = items * blocks;
-  const int threads = team_size(pd, items * count * ch * e, tasks);
+  const int threads = team_size(pd, items * item_bytes, tasks);
 #pragma omp parallel num_threads(threads)
   {
     i64 t0, t1;
@@ -1074,18 +1070,31 @@ bool run_unzip(const plan_data& pd, const blocked_nest& n, const kernel_table& k
     odometer cur(n);
     if (t0 < t1) cur.seek(t0 / blocks);
     for (i64 t = t0; t < t1;) {
-      const i64 o = t / blocks, b0 = t - o * blocks, b1 = std::min(blocks, t1 - o * blocks);
-      std::byte* const dst = out + cur.out;
-      const i64 head = std::min(count, (64 - static_cast<i64>(reinterpret_cast<std::uintptr_t>(dst) % 64)) % 64 / e);
-      // Block 0 is the head; block b > 0 starts at head + (b - 1) * block.
-      const i64 i0 = b0 == 0 ? 0 : std::min(count, head + (b0 - 1) * block);
-      const i64 i1 = b1 == blocks ? count : std::min(count, head + (b1 - 1) * block);
-      if (i0 < i1) kt.unzip_stream(in + cur.in + i0 * ldi, dst + i0 * e, ldo, ch, e, i1 - i0);
+      const i64 o = t / blocks;
+      f(cur, t - o * blocks, std::min(blocks, t1 - o * blocks));
       t = (o + 1) * blocks;
       cur.next();
     }
     kt.stream_fence();
   }
+}
+
+// Each outer index's rows in blocks of unzip_stream's pieces from its first output row's first line
+// boundary (so that a block's lines are its own). False (nothing written) when the output pointer
+// is not aligned to the element: no row would reach a line boundary.
+bool run_unzip(const plan_data& pd, const blocked_nest& n, const kernel_table& kt, const std::byte* in,
+               std::byte* out) {
+  const i64 e = n.elem, ch = n.j.extent, count = n.i.extent, ldi = n.i.in_stride, ldo = n.j.out_stride;
+  if (reinterpret_cast<std::uintptr_t>(out) % e != 0) return false;
+  const i64 block = kUnzipPieces * kUnzipPieceBytes / e, blocks = ceil_div(count, block) + 1;  // (+1: the head)
+  for_item_blocks(pd, n, kt, blocks, count * ch * e, [&](const odometer& cur, i64 b0, i64 b1) {
+    std::byte* const dst = out + cur.out;
+    const i64 head = std::min(count, (64 - static_cast<i64>(reinterpret_cast<std::uintptr_t>(dst) % 64)) % 64 / e);
+    // Block 0 is the head; block b > 0 starts at head + (b - 1) * block.
+    const i64 i0 = b0 == 0 ? 0 : std::min(count, head + (b0 - 1) * block);
+    const i64 i1 = b1 == blocks ? count : std::min(count, head + (b1 - 1) * block);
+    if (i0 < i1) kt.unzip_stream(in + cur.in + i0 * ldi, dst + i0 * e, ldo, ch, e, i1 - i0);
+  });
   return true;
 }
 
@@ -1102,29 +1111,16 @@ bool zips(const blocked_nest& n, const kernel_table& kt, i64 out_bytes) {
          out_bytes >= kStreamMinBytes;
 }
 
-// Each outer index's elements in blocks of a piece pair per channel, contiguous shares of all those
-// blocks per thread (the kernel finds each share's first line boundary itself).
+// Each outer index's elements in blocks of a piece pair per channel (the kernel finds each block's
+// first line boundary itself).
 void run_zip(const plan_data& pd, const blocked_nest& n, const kernel_table& kt, const std::byte* in,
              std::byte* out) {
   const i64 e = n.elem, ch = n.i.extent, count = n.j.extent, ldi = n.i.in_stride;
   const i64 block = kUnzipPieces * kUnzipPieceBytes / e, blocks = ceil_div(count, block);
-  const i64 items = n.outer_count(), tasks = items * blocks;
-  const int threads = team_size(pd, items * count * ch * e, tasks);
-#pragma omp parallel num_threads(threads)
-  {
-    i64 t0, t1;
-    share(tasks, omp_get_thread_num(), omp_get_num_threads(), &t0, &t1);
-    odometer cur(n);
-    if (t0 < t1) cur.seek(t0 / blocks);
-    for (i64 t = t0; t < t1;) {
-      const i64 o = t / blocks, b0 = t - o * blocks, b1 = std::min(blocks, t1 - o * blocks);
-      const i64 j0 = b0 * block, j1 = std::min(count, b1 * block);
-      kt.zip_stream(in + cur.in + j0 * e, ldi, out + cur.out + j0 * ch * e, ch, e, j1 - j0);
-      t = (o + 1) * blocks;
-      cur.next();
-    }
-    kt.stream_fence();
-  }
+  for_item_blocks(pd, n, kt, blocks, count * ch * e, [&](const odometer& cur, i64 b0, i64 b1) {
+    const i64 j0 = b0 * block, j1 = std::min(count, b1 * block);
+    kt.zip_stream(in + cur.in + j0 * e, ldi, out + cur.out + j0 * ch * e, ch, e, j1 - j0);
+  });
 }
 
 // ---- rows ----

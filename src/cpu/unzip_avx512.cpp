@@ -214,30 +214,29 @@ struct zip512 {
   }
 };
 
-}  // namespace
-
-void zip_stream_avx512(const std::byte* in, std::int64_t ldi, std::byte* out, std::int64_t n, std::int64_t e,
-                       std::int64_t count) {
+// Calls K<E, N>::run(args...) for e = E and n = N (the channels and element sizes the kernels take).
+template <template <int, int> class K, class... A>
+void dispatch(std::int64_t n, std::int64_t e, A... args) {
   with_narrow15(n, [&]<int N>() {
     if constexpr (N >= kUnzipMinChannels && N <= kUnzipMaxChannels) {
-      if (e == 1) zip512<1, N>::run(in, ldi, out, count);
-      else if (e == 2) zip512<2, N>::run(in, ldi, out, count);
-      else if (e == 4) zip512<4, N>::run(in, ldi, out, count);
-      else if (e == 8) zip512<8, N>::run(in, ldi, out, count);
+      if (e == 1) K<1, N>::run(args...);
+      else if (e == 2) K<2, N>::run(args...);
+      else if (e == 4) K<4, N>::run(args...);
+      else if (e == 8) K<8, N>::run(args...);
     }
   });
 }
 
+}  // namespace
+
+void zip_stream_avx512(const std::byte* in, std::int64_t ldi, std::byte* out, std::int64_t n, std::int64_t e,
+                       std::int64_t count) {
+  dispatch<zip512>(n, e, in, ldi, out, count);
+}
+
 void unzip_stream_avx512(const std::byte* in, std::byte* out, std::int64_t ldo, std::int64_t n, std::int64_t e,
                          std::int64_t count) {
-  with_narrow15(n, [&]<int N>() {
-    if constexpr (N >= kUnzipMinChannels && N <= kUnzipMaxChannels) {
-      if (e == 1) unzip512<1, N>::run(in, out, ldo, count);
-      else if (e == 2) unzip512<2, N>::run(in, out, ldo, count);
-      else if (e == 4) unzip512<4, N>::run(in, out, ldo, count);
-      else if (e == 8) unzip512<8, N>::run(in, out, ldo, count);
-    }
-  });
+  dispatch<unzip512>(n, e, in, out, ldo, count);
 }
 
 }  // namespace xpose::detail::cpu

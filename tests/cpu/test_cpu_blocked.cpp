@@ -613,6 +613,32 @@ TEST(CpuBlockedKernels, UnzipStream) {
     }
 }
 
+// A transpose that the narrow kernels (run_unzip, run_zip) should or should not take, and a check of
+// a list of them against the reference with 1-3 threads: `takes` when the plan summary holds
+// `marker` (and the kernel table has the kernel, `has`).
+// d as a batch of `batch` matrices, batch strides (elements) given where not 0.
+transpose_desc batched(transpose_desc d, i64 batch, i64 stride_in = 0, i64 stride_out = 0) {
+  d.batch = batch;
+  if (stride_in) d.batch_stride_in = stride_in;
+  if (stride_out) d.batch_stride_out = stride_out;
+  return d;
+}
+struct narrow_case {
+  transpose_desc d;
+  i64 out_offset;
+  bool takes;
+};
+void check_narrow_cases(const std::vector<narrow_case>& cases, const char* marker, bool has) {
+  for (const auto& c : cases)
+    for (int threads : {1, 2, 3}) {
+      std::string summary;
+      ASSERT_EQ(check_transpose(c.d, threads, c.out_offset, 0, &summary), "")
+          << c.d.rows << "x" << c.d.cols << " " << c.d.elem_bytes << " B +" << c.out_offset << ", " << threads
+          << " threads";
+      EXPECT_EQ(summary.find(marker) != std::string::npos, has && c.takes) << summary;
+    }
+}
+
 // kernel_table::zip_stream against its definition: 1-, 2-, 4- and 8-byte elements, every channel
 // count, counts of a few groups, of whole blocks and ragged, input rows padded, the output at line
 // boundaries and off them (masked heads); nothing past the output is written.
@@ -649,13 +675,7 @@ TEST(CpuBlockedKernels, ZipStream) {
 // line boundaries, padded input rows, batches (strided ones too), 1-3 threads; input rows under a
 // piece and more channels than it takes keep the tiles.
 TEST(CpuBlocked, NarrowZips) {
-  const bool has = xpose::detail::cpu::active_kernels().zip_stream != nullptr;
-  struct zip_case {
-    transpose_desc d;
-    i64 out_offset;
-    bool zips;
-  };
-  std::vector<zip_case> cases;
+  std::vector<narrow_case> cases;
   for (int e : {1, 2, 4, 8})
     for (i64 n : {2, 3, 7}) {
       const i64 cols = 4200007 / (n * e) + 3;  // an output of over 4 MiB (kStreamMinBytes)
@@ -665,26 +685,11 @@ TEST(CpuBlocked, NarrowZips) {
   transpose_desc padded = tdesc(3, 700001, 8);
   padded.ld_in = 700011;
   cases.push_back({padded, 16, true});
-  transpose_desc batch = tdesc(3, 50001, 1);  // uint8 images, NCHW -> NHWC
-  batch.batch = 30;
-  cases.push_back({batch, 1, true});
-  transpose_desc strided = tdesc(5, 60000, 4);
-  strided.batch = 4;
-  strided.batch_stride_in = 5 * 60000 + 7;
-  strided.batch_stride_out = 5 * 60000 + 3;
-  cases.push_back({strided, 4, true});
-  transpose_desc short_rows = tdesc(3, 1000, 4);
-  short_rows.batch = 400;
-  cases.push_back({short_rows, 0, false});
+  cases.push_back({batched(tdesc(3, 50001, 1), 30), 1, true});  // uint8 images, NCHW -> NHWC
+  cases.push_back({batched(tdesc(5, 60000, 4), 4, 5 * 60000 + 7, 5 * 60000 + 3), 4, true});
+  cases.push_back({batched(tdesc(3, 1000, 4), 400), 0, false});
   cases.push_back({tdesc(8, 600000, 4), 0, false});
-  for (const auto& c : cases)
-    for (int threads : {1, 2, 3}) {
-      std::string summary;
-      ASSERT_EQ(check_transpose(c.d, threads, c.out_offset, 0, &summary), "")
-          << c.d.rows << "x" << c.d.cols << " " << c.d.elem_bytes << " B +" << c.out_offset << ", " << threads
-          << " threads";
-      EXPECT_EQ(summary.find("; zip of") != std::string::npos, has && c.zips) << summary;
-    }
+  check_narrow_cases(cases, "; zip of", xpose::detail::cpu::active_kernels().zip_stream != nullptr);
 }
 
 // Plain transposes whose input rows are 2-7 packed elements of 1, 2, 4 or 8 bytes go to unzip_stream
@@ -694,13 +699,7 @@ TEST(CpuBlocked, NarrowZips) {
 // the last one partial); more channels than it takes and rows shorter than its pieces keep the
 // tiles.
 TEST(CpuBlocked, NarrowUnzips) {
-  const bool has = xpose::detail::cpu::active_kernels().unzip_stream != nullptr;
-  struct unzip_case {
-    transpose_desc d;
-    i64 out_offset;
-    bool unzips;
-  };
-  std::vector<unzip_case> cases;
+  std::vector<narrow_case> cases;
   for (int e : {1, 2, 4, 8})
     for (i64 n : {2, 3, 5, 7}) {
       // Outputs of over 4 MiB (kStreamMinBytes), rows whole lines apart (a multiple of 64 elements).
@@ -722,30 +721,13 @@ TEST(CpuBlocked, NarrowUnzips) {
   cases.push_back({tdesc(175003, 3, 8), 8, true});
   // Batches (NHWC -> NCHW with a few channels): dense with odd rows, padded batch strides, and rows
   // shorter than a piece (the tiles).
-  transpose_desc batch = tdesc(120011, 3, 4);
-  batch.batch = 3;
-  cases.push_back({batch, 4, true});
-  transpose_desc strided = tdesc(60000, 5, 8);
-  strided.batch = 2;
-  strided.batch_stride_out = 5 * 60000 + 3;
-  strided.batch_stride_in = 5 * 60000 + 5;
-  cases.push_back({strided, 0, true});
-  transpose_desc bytes_batch = tdesc(50001, 3, 1);  // uint8 images, NHWC -> NCHW
-  bytes_batch.batch = 30;
-  cases.push_back({bytes_batch, 1, true});
+  cases.push_back({batched(tdesc(120011, 3, 4), 3), 4, true});
+  cases.push_back({batched(tdesc(60000, 5, 8), 2, 5 * 60000 + 5, 5 * 60000 + 3), 0, true});
+  cases.push_back({batched(tdesc(50001, 3, 1), 30), 1, true});  // uint8 images, NHWC -> NCHW
   cases.push_back({tdesc(1400003, 3, 2), 2, true});
   cases.push_back({tdesc(1400003, 3, 2), 1, true});  // (planned so; run by the tiles)
-  transpose_desc short_rows = tdesc(1000, 3, 4);
-  short_rows.batch = 400;
-  cases.push_back({short_rows, 0, false});
-  for (const auto& c : cases)
-    for (int threads : {1, 2, 3}) {
-      std::string summary;
-      ASSERT_EQ(check_transpose(c.d, threads, c.out_offset, 0, &summary), "")
-          << c.d.rows << "x" << c.d.cols << " " << c.d.elem_bytes << " B +" << c.out_offset << ", " << threads
-          << " threads";
-      EXPECT_EQ(summary.find("unzip") != std::string::npos, has && c.unzips) << summary;
-    }
+  cases.push_back({batched(tdesc(1000, 3, 4), 400), 0, false});
+  check_narrow_cases(cases, "unzip of", xpose::detail::cpu::active_kernels().unzip_stream != nullptr);
 }
 
 // Batches of whole small matrices stream each tile's output as one run (run_tiles' kContiguous);
