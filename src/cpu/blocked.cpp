@@ -1035,7 +1035,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   }
 }
 
-// ---- narrow unzips ----
+// ---- narrow unzips and zips ----
 // A plain 2-D transpose whose input rows are 2-7 packed 1- to 8-byte elements (40,000,000 x 3 f32 ->
 // 3 x 40,000,000) goes to kernel_table::unzip_stream where the table has one: each thread unzips
 // its share of the rows straight into the output, walking two distant pieces of it side by side
@@ -1051,8 +1051,8 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
 bool unzips(const blocked_nest& n, const kernel_table& kt, i64 out_bytes) {
   const i64 e = n.elem, ch = n.j.extent;
   return kt.unzip_stream && n.k == blocked_nest::kind::kTiles && n.i_chain_rank == 0 && n.j_chain_rank == 0 &&
-         (e == 1 || e == 2 || e == 4 || e == 8) && ch >= kUnzipMinChannels && ch <= kUnzipMaxChannels && n.j.in_stride == e &&
-         n.i.in_stride == ch * e && n.i.out_stride == e && n.i.extent * e >= kUnzipPieceBytes &&
+         (e == 1 || e == 2 || e == 4 || e == 8) && ch >= kUnzipMinChannels && ch <= kUnzipMaxChannels &&
+         n.j.in_stride == e && n.i.in_stride == ch * e && n.i.out_stride == e && n.i.extent * e >= kUnzipPieceBytes &&
          out_bytes >= kStreamMinBytes;
 }
 
