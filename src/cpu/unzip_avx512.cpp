@@ -197,7 +197,8 @@ struct zip512 {
       const __m512i v = out_register(a, r);
       const i64 left = w * N * E - 64 * r;
       if (Stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(d + 64 * r), v);
-      else if (left > 0) _mm512_mask_storeu_epi8(d + 64 * r, left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1, v);
+      else if (left > 0)
+        _mm512_mask_storeu_epi8(d + 64 * r, left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1, v);
     }
   }
   static void run(const std::byte* in, i64 ldi, std::byte* out, i64 count) {
