@@ -128,8 +128,8 @@ i64 rows_first_max_out_rows(cpu_tuning t) {
 // `ext`), 25% extra at 256 B (with 64 B rows: 45% vs 77% of memcpy at 8193 x 8192 f32).
 constexpr i64 kUnalignedOutRow = 256;
 
-// Staged tiles (1- and 2-byte elements, plain 2-D transposes whose output rows start on a common
-// line offset and are streamed; run_tiles says how they run; the others keep kRule1And2Plain).
+// Staged tiles (1- and 2-byte elements, plain 2-D transposes whose output rows are streamed;
+// run_tiles says how they run; the others keep kRule1And2Plain).
 // Bytes: 256 B output rows, 1 KiB input rows. One thread, 16384^2 i8, GB/s (read + write), three
 // rounds alternating: 256 x 1024 14.0-14.7, 192 x 1024 13.1-14.0, 128 x 2048 10.9-13.6; the
 // kRule1And2Plain tiles unstaged 10.9-12.6. 64 x 4096 (10.5-11.0), 256 x 256 (11.1-11.8), 256 x 512
@@ -464,13 +464,17 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   tile_shape s;
   const i64 e = n.elem, ni = n.i.extent, nj = n.j.extent;
   // Staged tiles: a 2-D transpose of bytes or halves (or a batch of large ones), both sides
-  // contiguous, every output row at the same line offset (so the tiles can start on line
-  // boundaries), large enough to stream, and an i extent of several tiles (the first and last i
-  // tiles take the ordinary path).
+  // contiguous, large enough to stream, and an i extent of several tiles (the first and last i
+  // tiles take the ordinary path). Output rows at differing line offsets are staged too (thirty-
+  // second session), with their `ext` rows (run_tiles): Intel Xeon host, 2 threads, alternating
+  // rounds, % of memcpy, unstaged -> staged: i8 [21024,8,14,19,6] perm 2,3,4,1,0 (a batch of 8
+  // matrices of 21024 x 1596 whose output rows are 21024 B apart) 49.1, 50.3 -> 63.6, 64.8;
+  // 16385 x 16384 50.8, 50.3 -> 64.6, 68.2; f16 [10512,8,14,19,6] 58.3, 56.4 -> 76.5, 72.7;
+  // 10000 x 10000 69.8, 62.0 -> 78.3, 74.4 (docs/cpu.md "Thirty-second session").
   const tile_rule& staged_rule = e == 1 ? kRuleStaged1 : kRuleStaged2;
   const bool batch = n.outer_rank > 0;  // (kStagedBatchMatrixBytes)
   s.staged = kt.stage_rows && e <= 2 && (!batch || ni * nj * e >= kStagedBatchMatrixBytes) && n.i.out_stride == e &&
-             n.j.in_stride == e && rows_share_line_offset(n) && out_bytes >= kStreamMinBytes &&
+             n.j.in_stride == e && out_bytes >= kStreamMinBytes &&
              ni * e >= 4 * staged_rule.out_row && nj * e >= (batch ? kStagedBatchInRow : staged_rule.in_row);
   tile_rule rule = s.staged ? staged_rule : rule_for(n);
   if (const plain_walk w = plain_2d_walk(tuning, e); n.outer_rank == 0 && !s.staged && w.tile > 0)
@@ -540,9 +544,11 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
     else
       s.tj = std::max<i64>(1, std::min(s.tj, kBufBytes / row));
   }
-  // (Staged tiles need whole-line output rows and their staged input within the staging buffer.)
+  // (Staged tiles need whole-line output rows and their staged input within the staging buffer,
+  // the `ext` rows too where the output rows start at differing line offsets: run_tiles.)
+  const i64 staged_rows = s.ti + (rows_share_line_offset(n) ? 0 : 64 / e);
   s.staged = s.staged && s.stream && s.ti * e % 64 == 0 && s.ti < ni &&
-             s.ti * staged_row_stride(s.tj, e) <= kBufBytes && s.ti * kStagedChunkBytes <= kInStageBytes;
+             staged_rows * staged_row_stride(s.tj, e) <= kBufBytes && staged_rows * kStagedChunkBytes <= kInStageBytes;
   // Folded elements of other sizes (the strided scalar loop): input rows first where the tile's
   // input is one sequential stretch and its output rows few enough (kRowsFirstMaxOutRows).
   s.rows_first = elem_index(e) < 0 && !pads_elements(e) && !n.i_chain_rank && !n.j_chain_rank &&
@@ -897,7 +903,8 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   // the streaming stores read from L1 and overlap with the rest. One thread, 16384^2 i8: copy
   // alone 26-29 GB/s, transpose and stream alone 22-28, all three 14.0-14.7, the unstaged tile
   // 10.9-12.6 (docs/cpu.md "Seventh round").
-  const bool staged = s.staged && lines && line_tiles && !chained && tile.simd && kt.stage_rows;
+  // Output rows at differing line offsets stage their `ext` rows too.
+  const bool staged = s.staged && lines && (line_tiles || ext > 0) && !chained && tile.simd && kt.stage_rows;
   // Transposes of 16-byte elements (batched or not, folded ones too) whose tiles are whole output
   // lines: each interior tile goes straight to the output with streaming stores
   // (kernel_table::stream_tile_16b), skipping the staging buffer and stream_lines. Zen 2, 2 threads,
@@ -987,14 +994,14 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         } else {
           const i64 i1x = std::min(ni, i1 + ext);
           const bool row_end = i0 == 0 || i1 + std::max<i64>(ext, 1) > ni;
-          if (staged && !row_end) {  // (ext is 0 here: line_tiles)
-            const i64 rows = i1 - i0, cols = j1 - j0, row_bytes = rows * e;
+          if (staged && !row_end) {  // (i1x = i1 + ext: the lines that start in the part end in it)
+            const i64 rows = i1x - i0, cols = j1 - j0, part = (i1 - i0) * e, ldk = rows * e;
             std::byte* const block = buf + kBufBytes;
             kt.stage_rows(buf, staged_lds, src, n.i.in_stride, rows, cols * e);
             for (i64 c = 0; c < cols; c += staged_cw) {
               const i64 w = std::min(staged_cw, cols - c);
-              tile.simd(buf + c * e, staged_lds, block, row_bytes, rows, w);
-              kt.stream_lines(dst + c * n.j.out_stride, n.j.out_stride, block, row_bytes, w, row_bytes);
+              tile.simd(buf + c * e, staged_lds, block, ldk, rows, w);
+              kt.stream_lines(dst + c * n.j.out_stride, n.j.out_stride, block, ldk, w, part);
             }
             continue;
           }

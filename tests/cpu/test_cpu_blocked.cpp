@@ -1267,7 +1267,17 @@ TEST(CpuBlocked, StagedTiles) {
       {tdesc(2048, 2048, 1), 0, 0, true},   // exactly 4 MiB: the smallest streamed output
       {[] { transpose_desc d = tdesc(1100, 4100, 1); d.ld_in = 4096 + 1024; d.ld_out = 1152; return d; }(), 5, 0, true},
       {[] { transpose_desc d = tdesc(3000, 3000, 1); d.ld_in = 3072; d.ld_out = 3008; return d; }(), 0, 7, true},
-      {tdesc(4225, 5000, 1), 0, 0, false},  // output rows at differing line offsets: `ext` instead
+      // Output rows at differing line offsets (thirty-second session): staged with their `ext`
+      // rows, each row streaming the lines that start in its part; odd and padded lengths, the
+      // pointers off line boundaries, the last i tile (row end) short or long.
+      {tdesc(4225, 5000, 1), 0, 0, true},
+      {tdesc(4225, 5000, 1), 17, 5, true},
+      {tdesc(4097, 4100, 1), 63, 1, true},   // a last i tile of one element
+      {tdesc(4350, 4099, 1), 1, 0, true},    // a last i tile of 254: its `ext` would pass the row
+      {[] { transpose_desc d = tdesc(1100, 4100, 1); d.ld_in = 4111; d.ld_out = 1130; return d; }(), 3, 9, true},
+      {tdesc(4225, 3001, 2), 0, 0, true},
+      {tdesc(2113, 4000, 2), 2, 14, true},
+      {[] { transpose_desc d = tdesc(1500, 2100, 2); d.ld_in = 2100; d.ld_out = 1510; return d; }(), 6, 2, true},
       {tdesc(1000, 8000, 1), 0, 0, false},  // fewer than 4 tiles along i
       {tdesc(1024, 2048, 1), 0, 0, false},  // 2 MiB: not streamed
       {tdesc(4224, 5000, 2), 0, 0, true},  // halves: 128 x 1024 tiles
@@ -1299,6 +1309,8 @@ TEST(CpuBlocked, StagedTiles) {
       {pdesc({1056, 8, 600}, {2, 1, 0}, 2), true},   // rows of 1200 B, a short last tile
       {pdesc({8, 1024, 960}, {0, 2, 1}, 1), false},  // 960 KiB a matrix
       {pdesc({2400, 8, 448}, {2, 1, 0}, 1), false},  // input rows of 448 B
+      {pdesc({2113, 3, 1596}, {1, 2, 0}, 1), true},  // output rows at differing line offsets
+      {pdesc({1030, 4, 1300}, {1, 2, 0}, 2), true},
   };
   for (const auto& b : batches)
     for (int threads : {1, 2, 3}) {
