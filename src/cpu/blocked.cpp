@@ -188,6 +188,17 @@ const tile_rule& rule_for(const blocked_nest& n) {
 // the short-side shapes were measured with (NCHW-like [64,128,128,64] perm (0,3,1,2): 78% of
 // memcpy vs 62% with 256 KiB tiles).
 constexpr i64 kShortSideTileBytes = 64 << 10;
+// Batches of byte and half matrices whose output rows are at most kWholeOutRowsMaxBytes and
+// contiguous: tiles of whole output rows by kWholeOutRowsCols columns (choose_tiles), instead of
+// whole input rows by part of the output rows. Intel Xeon host, 2 threads, % of memcpy, two runs
+// each, before -> after (16 columns; 32 columns in brackets): i8 [2048,1024,128] perm 0,2,1 (512 x
+// 128 tiles before) 54.9, 58.3 -> 76.4, 77.1 (71.1, 73.8); f16 [1024,1024,128] 66.2, 65.5 -> 79.2,
+// 78.5 (74.9, 76.5); i8 [8192,512,64] 84.0, 82.3 -> 88.1, 92.7; [512,2048,256] 61.9, 60.4 -> 65.0,
+// 66.9 (49.7, 50.2); [4096,256,256] 63.5, 67.8 -> 69.0, 68.8; f16 [4096,512,64] level. Longer rows
+// lost: f16 [512,2048,128] (4 KiB rows) 69.8, 69.7 -> 61.2, 63.3, i8 [512,4096,128] 63.6, 64.2 ->
+// 44.6, 46.2; so did f32 [16,32,1024,128] perm 0,1,3,2 (79-80 -> 71-73), hence bytes and halves only
+// (docs/cpu.md "Thirty-second session").
+constexpr i64 kWholeOutRowsMaxBytes = 2048, kWholeOutRowsCols = 16;
 // Narrow problems (a side of fewer than 16 elements: 3 x 40,000,000) read and write long contiguous
 // runs whatever the tile, and their kernels are cheap, so the staging pass dominates: tiles of
 // this size keep it in L1 (147% vs 99% of memcpy at 3 x 40,000,000 f32 with 64 KiB tiles).
@@ -498,6 +509,12 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   // [60787,184,6] f64, [692,19,10,3,10,17] and 100000 x 32x48 f32 the same within noise.
   if (s.tj == nj && e >= 4 && elem_index(e) >= 0 && ni * nj * e <= kShortSideTileBytes) s.ti = ni;
   if (s.ti == ni) s.tj = std::min(nj, std::max(s.tj, grow / (ni * e)));
+  // Bytes and halves whose output rows are short and one contiguous run (batches of small
+  // matrices): the tile takes whole output rows and kWholeOutRowsCols input columns, so each tile's
+  // output is one block streamed by one copy (run_tiles' kContiguous).
+  if (e <= 2 && !n.i_chain_rank && !n.j_chain_rank && s.tj == nj && s.ti < ni && ni * e <= kWholeOutRowsMaxBytes &&
+      n.j.out_stride == ni * e)
+    s.ti = ni, s.tj = std::min(nj, kWholeOutRowsCols);
   // Chains are taken whole; the other axis fills the budget, for an i chain at least the chain
   // tile cap (kMaxChainTileBytes, 128 KiB; 64 KiB until the fifteenth session): with the 16 KiB
   // budget of the few-rows rule the

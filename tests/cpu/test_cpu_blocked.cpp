@@ -762,6 +762,43 @@ TEST(CpuBlocked, ContiguousTilesStreamInGroups) {
     }
 }
 
+// Batches of byte and half matrices whose output rows are contiguous and at most 2 KiB
+// (kWholeOutRowsMaxBytes): tiles of whole output rows by 16 input columns, each tile's output one
+// streamed block. Column counts that are not a multiple of 16 (a short last tile), odd row lengths,
+// misaligned pointers, 1-3 threads; and the shapes that keep their tiles (rows over 2 KiB, padded
+// output rows).
+TEST(CpuBlocked, WholeOutputRowTiles) {
+  struct c {
+    transpose_desc d;
+    i64 out_offset, in_offset;
+    const char* tile;  // the plan's tile, or null: not whole output rows by 16
+  };
+  auto batched = [](i64 rows, i64 cols, int eb, i64 batch, i64 ld_out = 0) {
+    transpose_desc d = tdesc(rows, cols, eb);
+    d.batch = batch;
+    if (ld_out) d.ld_out = ld_out;
+    return d;
+  };
+  const c cases[] = {
+      {batched(1024, 128, 1, 40), 0, 0, "1024x16 tiles"},  {batched(1024, 128, 1, 40), 5, 3, "1024x16 tiles"},
+      {batched(2048, 100, 1, 24), 0, 1, "2048x16 tiles"},  {batched(333, 200, 1, 80), 63, 0, "333x16 tiles"},
+      {batched(700, 77, 2, 50), 2, 4, "700x16 tiles"},     {batched(1024, 130, 2, 20), 0, 0, "1024x16 tiles"},
+      {batched(1025, 64, 2, 40), 0, 0, nullptr},           {batched(2049, 64, 1, 40), 0, 0, nullptr},
+      {batched(1024, 128, 1, 40, 1088), 0, 0, nullptr},
+  };
+  for (const auto& k : cases)
+    for (int threads : {1, 2, 3}) {
+      std::string summary;
+      EXPECT_EQ(check_transpose(k.d, threads, k.out_offset, k.in_offset, &summary), "")
+          << k.d.rows << "x" << k.d.cols << " x" << k.d.batch << " " << k.d.elem_bytes << "B +" << k.out_offset << " "
+          << threads << " threads | " << summary;
+      if (k.tile)
+        EXPECT_NE(summary.find(k.tile), std::string::npos) << summary;
+      else
+        EXPECT_EQ(summary.find("x16 tiles"), std::string::npos) << summary;
+    }
+}
+
 // Plain 2-D transposes of 8- and 16-byte elements under each host's tuning: the Intel tables
 // (plain_2d_walk) walk 128 B x 1 KiB tiles in macro blocks of 8 KiB a side, the AMD ones their
 // element size's rule row-major; both must give the reference's bytes. Ragged macro blocks on both
