@@ -248,16 +248,29 @@ bool layout(box_params* p, int elem_bytes, int row_bytes, int swizzle) {
 // matrix or row, and per-tile costs (origin, two barriers, a partial warp) dominate: the suite's
 // [243148,184,6] perm 0,2,1 i8 ran a 1104-byte box at 15% of copy (H200, 2026-11-30).
 constexpr int kMinBoxBytes = 16 * 1024;
+// A box that comes out under kSmallBoxBytes is planned again with kMinBoxBytes doubled, and takes
+// the larger box where it is at least kSmallBoxGrowth times as large, keeps the shared layout
+// (swizzle) and its elements are at most 8 bytes. H200, the five suites, every box that doubling
+// kMinBoxBytes changed (47), one round each (results/box-min32-ab-2026-12-02.json, thirty-first
+// session): doubling everywhere gave 27 up and 15 down (+21 to -17 points), the losers boxes of 24
+// KiB and more, boxes whose swizzle changed, and 16-byte elements; the 15 this rule takes gave
+// +0.7 to +9.9 but one (-3.8, i8 [514244,174,3] perm 0,2,1), +64.6 points in all. Confirmed in a
+// second run, two alternating rounds (results/box-small-rule-ab-2026-12-02.json): 14 up by 0.8 to
+// 9.9 points (f16 [12,15,17,4,9,6,13,14] 66.5 -> 76.5, f16 [22,21,10,4,12,13,23,2] 56.8 -> 65.2, f32
+// [128561,174,3] 63.8 -> 71.7, i8 [24,15,17,4,9,6,13,14] 48.8 -> 55.2), i8 [514244,174,3] 43.7 ->
+// 40.6 (docs/performance.md "Thirty-second session").
+constexpr int kSmallBoxBytes = 24 * 1024;
+constexpr double kSmallBoxGrowth = 1.5;
 
-// Grows a box below kMinBoxBytes along further dims, fastest in the input first: each by the
-// factor the volume lacks (balanced pieces), or whole, whichever the kernel accepts (a partial dim
-// must end a run).
-void grow(const problem& pr, std::vector<int>* t, box_params* p, bool split_d0) {
+// Grows a box below `target` bytes (kMinBoxBytes, or twice that) along further dims, fastest in the
+// input first: each by the factor the volume lacks (balanced pieces), or whole, whichever the
+// kernel accepts (a partial dim must end a run).
+void grow(const problem& pr, std::vector<int>* t, box_params* p, bool split_d0, int target) {
   const int s = pr.elem_bytes;
   std::vector<int> dims(pr.rank);
   for (int k = 0; k < pr.rank; ++k) dims[k] = k;
   std::sort(dims.begin(), dims.end(), [&](int a, int b) { return pr.dims[a].in_stride < pr.dims[b].in_stride; });
-  while (static_cast<std::int64_t>(p->volume) * s < kMinBoxBytes) {
+  while (static_cast<std::int64_t>(p->volume) * s < target) {
     bool grown = false;
     // A pass with the factor the volume lacks; where no dim takes it and the box is at least a
     // quarter of kMinBoxBytes, one with smaller factors down to 2: a batch of 7055-byte byte
@@ -265,11 +278,11 @@ void grow(const problem& pr, std::vector<int>* t, box_params* p, bool split_d0) 
     // 46.1 -> 50.5% of copy, H200, docs/performance.md "Thirty-first session"). From smaller boxes
     // it also took i8 [514244,174,3] perm 0,2,1 from 32 matrices of 522 B a box to 16, 43.8 -> 43.1.
     for (const bool smaller : {false, true}) {
-      if (smaller && std::int64_t{p->volume} * s < kMinBoxBytes / 4) break;
+      if (smaller && std::int64_t{p->volume} * s < target / 4) break;
       for (int d : dims) {
         const std::int64_t e = pr.dims[d].extent, cur = (*t)[d];
         if (cur >= e) continue;
-        const std::int64_t factor = (kMinBoxBytes + std::int64_t{p->volume} * s - 1) / (std::int64_t{p->volume} * s);
+        const std::int64_t factor = (target + std::int64_t{p->volume} * s - 1) / (std::int64_t{p->volume} * s);
         const std::int64_t want = std::min(e, cur * factor), pieces = (e + want - 1) / want;
         std::vector<std::int64_t> nexts{(e + pieces - 1) / pieces, e};
         if (smaller) {
@@ -401,6 +414,53 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
   return total;
 }
 
+// The best-scoring box whose growth aims at `target` bytes (grow), in its layout of fewest
+// wavefronts; false if none fits the shared-memory budget.
+bool pick_box(const problem& pr, int target, box_params* chosen) {
+  const int s = pr.elem_bytes;
+  const std::vector<int> in_order = contiguous_order(pr, true), out_order = contiguous_order(pr, false);
+
+  box_params best;
+  double best_score = -1;
+  // Input run targets: kTargets, and (0) the input's fastest dim alone where it is shorter than
+  // them, which the word gather may need (its other box dims must have whole-word pitches).
+  std::vector<int> in_targets(kTargets.begin(), kTargets.end());
+  if (!in_order.empty() && pr.dims[in_order[0]].extent * s < kTargets[0]) in_targets.push_back(0);
+  for (int ri : in_targets)
+    for (int ro : kTargets) {
+      std::vector<int> t(pr.rank, 1);
+      if (ri == 0) t[in_order[0]] = static_cast<int>(pr.dims[in_order[0]].extent);
+      else walk(pr, in_order, std::max(1, ri / s), t);
+      walk(pr, out_order, std::max(1, ro / s), t);
+      for (const bool split : {false, true}) {
+        if (split && s > 2) continue;
+        std::vector<int> u = t;
+        box_params p;
+        if (!box_from(pr, u, &p, split)) continue;
+        grow(pr, &u, &p, split, target);
+        if (!layout(&p, s, p.nc_in * 16, kBoxPlain)) continue;
+        const double sc = score(pr, p) * (p.words ? kWordGatherGain : 1.0);
+        if (sc > best_score + 1e-9) best_score = sc, best = p;
+      }
+    }
+  if (best_score < 0) return false;
+  // The layout: row pitches from the run's bytes up by 0..15 steps of max(4, s) bytes, each plain
+  // and with every swizzle the element allows; fewest wavefronts, then the smaller tile.
+  const int step = std::max(4, s);
+  const int min_row = (best.run_in * s + step - 1) / step * step;
+  std::int64_t fewest = -1;
+  for (int swz : {kBoxPlain, kBoxGranules, kBoxWords}) {
+    if (swz == kBoxWords && s > 4) continue;
+    for (int k = 0; k < 16; ++k) {
+      box_params q = best;
+      if (!layout(&q, s, min_row + step * k, swz)) break;
+      const std::int64_t w = box_wavefronts(q, s);
+      if (fewest < 0 || w < fewest) fewest = w, *chosen = q;
+    }
+  }
+  return fewest >= 0;
+}
+
 bool box_plan(const problem& pr, box_params* out, const char** reason) {
   const int s = pr.elem_bytes;
   if (pr.rank < 2) {
@@ -427,50 +487,15 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
     *reason = "permute_box keeps input offsets in 32 bits (an input span below 2 GiB)";
     return false;
   }
-  const std::vector<int> in_order = contiguous_order(pr, true), out_order = contiguous_order(pr, false);
-
-  box_params best;
-  double best_score = -1;
-  // Input run targets: kTargets, and (0) the input's fastest dim alone where it is shorter than
-  // them, which the word gather may need (its other box dims must have whole-word pitches).
-  std::vector<int> in_targets(kTargets.begin(), kTargets.end());
-  if (!in_order.empty() && pr.dims[in_order[0]].extent * s < kTargets[0]) in_targets.push_back(0);
-  for (int ri : in_targets)
-    for (int ro : kTargets) {
-      std::vector<int> t(pr.rank, 1);
-      if (ri == 0) t[in_order[0]] = static_cast<int>(pr.dims[in_order[0]].extent);
-      else walk(pr, in_order, std::max(1, ri / s), t);
-      walk(pr, out_order, std::max(1, ro / s), t);
-      for (const bool split : {false, true}) {
-        if (split && s > 2) continue;
-        std::vector<int> u = t;
-        box_params p;
-        if (!box_from(pr, u, &p, split)) continue;
-        grow(pr, &u, &p, split);
-        if (!layout(&p, s, p.nc_in * 16, kBoxPlain)) continue;
-        const double sc = score(pr, p) * (p.words ? kWordGatherGain : 1.0);
-        if (sc > best_score + 1e-9) best_score = sc, best = p;
-      }
-    }
-  if (best_score < 0) {
+  box_params chosen;
+  if (!pick_box(pr, kMinBoxBytes, &chosen)) {
     *reason = "permute_box found no box within its shared-memory budget";
     return false;
   }
-  // The layout: row pitches from the run's bytes up by 0..15 steps of max(4, s) bytes, each plain
-  // and with every swizzle the element allows; fewest wavefronts, then the smaller tile.
-  const int step = std::max(4, s);
-  const int min_row = (best.run_in * s + step - 1) / step * step;
-  box_params chosen;
-  std::int64_t fewest = -1;
-  for (int swz : {kBoxPlain, kBoxGranules, kBoxWords}) {
-    if (swz == kBoxWords && s > 4) continue;
-    for (int k = 0; k < 16; ++k) {
-      box_params q = best;
-      if (!layout(&q, s, min_row + step * k, swz)) break;
-      const std::int64_t w = box_wavefronts(q, s);
-      if (fewest < 0 || w < fewest) fewest = w, chosen = q;
-    }
-  }
+  box_params larger;  // kSmallBoxBytes says when and why
+  if (s <= 8 && std::int64_t{chosen.volume} * s < kSmallBoxBytes && pick_box(pr, 2 * kMinBoxBytes, &larger) &&
+      larger.volume >= kSmallBoxGrowth * chosen.volume && larger.swizzle == chosen.swizzle)
+    chosen = larger;
   chosen.in_span_bytes = static_cast<std::int32_t>(span * s);
   std::int64_t max_in = 0;
   for (int k = 0; k < pr.rank; ++k) max_in += (chosen.t[k] - 1) * pr.dims[k].in_stride;
