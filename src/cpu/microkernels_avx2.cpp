@@ -840,6 +840,13 @@ void stream_tile_16b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 
 // doing that twice per 256-byte row made a 8191 x 8193 transpose 5x slower (docs/cpu.md). So:
 // ordinary stores up to the first 64-byte boundary, streaming stores for the whole lines, ordinary
 // stores for the last partial line.
+// stream_copy reads kCopyPieces pieces of kCopyPieceBytes side by side (glibc's large copies walk
+// four pages so): one sequential read stream per core does not keep enough reads in flight on the
+// Intel Xeon development host (docs/cpu.md "Thirty-first session"). 2 threads, GB/s, alternating
+// runs, one stream -> four pieces (docs/cpu.md "Thirty-second session"): a copy of 512 MiB 40.2,
+// 37.0 -> 47.2, 47.8 (glibc's memcpy 46); 256 MiB 36.6, 34.7 -> 45.4, 45.3 (glibc 26, under its
+// non-temporal threshold); i8 [68,134,200,142] perm 0,1,2,3 34.8, 34.2 -> 45.3, 46.4.
+constexpr std::size_t kCopyPieces = 4, kCopyPieceBytes = 4096;
 void stream_copy(std::byte* dst, const std::byte* src, std::size_t n) {
   const std::size_t head = (64 - (reinterpret_cast<std::uintptr_t>(dst) & 63)) & 63;
   if (n < head + 64) {
@@ -850,6 +857,18 @@ void stream_copy(std::byte* dst, const std::byte* src, std::size_t n) {
   dst += head;
   src += head;
   n -= head;
+  // Whole groups of kCopyPieces pieces of kCopyPieceBytes, one line of each piece in turn.
+  constexpr std::size_t group = kCopyPieces * kCopyPieceBytes;
+  for (; n >= group; n -= group, src += group, dst += group)
+    for (std::size_t k = 0; k < kCopyPieceBytes; k += 64)
+      for (std::size_t p = 0; p < kCopyPieces; ++p) {
+        const std::byte* s = src + p * kCopyPieceBytes + k;
+        std::byte* d = dst + p * kCopyPieceBytes + k;
+        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s));
+        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + 32));
+        _mm256_stream_si256(reinterpret_cast<__m256i*>(d), a);
+        _mm256_stream_si256(reinterpret_cast<__m256i*>(d + 32), b);
+      }
   for (; n >= 64; n -= 64, src += 64, dst += 64) {
     const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
     const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 32));

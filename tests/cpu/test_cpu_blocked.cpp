@@ -179,6 +179,19 @@ TEST(CpuBlockedKernels, TilesMatchDefinitionAndStayInside) {
           kt->stream_fence();
           ASSERT_EQ(xpose::test::first_difference(dst.data(), want.data(), dst.size()), -1) << "stream_copy " << n << " at +" << off;
         }
+      // Lengths around whole groups of four 4 KiB pieces (kCopyPieces), and several groups.
+      std::vector<unsigned char> big_src(70000), big_dst(70200), big_want(70200);
+      xpose::test::fill_random(big_src.data(), big_src.size(), 5);
+      for (std::size_t off : {0, 1, 37, 63})
+        for (std::size_t n : {16383, 16384, 16385, 16384 + 4096 + 65, 32768 + 1000, 65536, 70000 - 64}) {
+          std::fill(big_dst.begin(), big_dst.end(), xpose::test::kPoison);
+          big_want = big_dst;
+          std::memcpy(big_want.data() + off + 64, big_src.data(), n);
+          kt->stream_copy(reinterpret_cast<std::byte*>(big_dst.data() + off + 64), reinterpret_cast<const std::byte*>(big_src.data()), n);
+          kt->stream_fence();
+          ASSERT_EQ(xpose::test::first_difference(big_dst.data(), big_want.data(), big_dst.size()), -1)
+              << "stream_copy " << n << " at +" << off;
+        }
     }
   }
 }
