@@ -840,6 +840,14 @@ void stream_tile_16b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 
 // doing that twice per 256-byte row made a 8191 x 8193 transpose 5x slower (docs/cpu.md). So:
 // ordinary stores up to the first 64-byte boundary, streaming stores for the whole lines, ordinary
 // stores for the last partial line.
+// One 64-byte line from s to the line-aligned d, with streaming stores.
+inline void stream_line(std::byte* d, const std::byte* s) {
+  const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s));
+  const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + 32));
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(d), a);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(d + 32), b);
+}
+
 // stream_copy reads kCopyPieces pieces of kCopyPieceBytes side by side (glibc's large copies walk
 // four pages so): one sequential read stream per core does not keep enough reads in flight on the
 // Intel Xeon development host (docs/cpu.md "Thirty-first session"). 2 threads, GB/s, alternating
@@ -861,20 +869,8 @@ void stream_copy(std::byte* dst, const std::byte* src, std::size_t n) {
   constexpr std::size_t group = kCopyPieces * kCopyPieceBytes;
   for (; n >= group; n -= group, src += group, dst += group)
     for (std::size_t k = 0; k < kCopyPieceBytes; k += 64)
-      for (std::size_t p = 0; p < kCopyPieces; ++p) {
-        const std::byte* s = src + p * kCopyPieceBytes + k;
-        std::byte* d = dst + p * kCopyPieceBytes + k;
-        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s));
-        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + 32));
-        _mm256_stream_si256(reinterpret_cast<__m256i*>(d), a);
-        _mm256_stream_si256(reinterpret_cast<__m256i*>(d + 32), b);
-      }
-  for (; n >= 64; n -= 64, src += 64, dst += 64) {
-    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
-    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 32));
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst), a);
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + 32), b);
-  }
+      for (std::size_t p = 0; p < kCopyPieces; ++p) stream_line(dst + p * kCopyPieceBytes + k, src + p * kCopyPieceBytes + k);
+  for (; n >= 64; n -= 64, src += 64, dst += 64) stream_line(dst, src);
   std::memcpy(dst, src, n);
 }
 
@@ -887,12 +883,7 @@ void stream_lines(std::byte* dst, i64 ldo, const std::byte* buf, i64 ldb, i64 ro
     const i64 first = static_cast<i64>((64 - (reinterpret_cast<std::uintptr_t>(d) & 63)) & 63);
     d += first;
     s += first;
-    for (i64 k = first; k < len; k += 64, d += 64, s += 64) {
-      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s));
-      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + 32));
-      _mm256_stream_si256(reinterpret_cast<__m256i*>(d), a);
-      _mm256_stream_si256(reinterpret_cast<__m256i*>(d + 32), b);
-    }
+    for (i64 k = first; k < len; k += 64, d += 64, s += 64) stream_line(d, s);
   }
 }
 

@@ -743,6 +743,16 @@ TEST(CpuBlocked, NarrowUnzips) {
   check_narrow_cases(cases, "unzip of", xpose::detail::cpu::active_kernels().unzip_stream != nullptr);
 }
 
+// A batched transpose against the reference (check_transpose), the case named on failure; returns
+// the plan's summary.
+std::string check_batch(const transpose_desc& d, int threads, i64 out_offset, i64 in_offset) {
+  std::string summary;
+  EXPECT_EQ(check_transpose(d, threads, out_offset, in_offset, &summary), "")
+      << d.rows << "x" << d.cols << " x" << d.batch << " " << d.elem_bytes << "B +" << out_offset << " " << threads
+      << " threads | " << summary;
+  return summary;
+}
+
 // Batches of whole small matrices stream each tile's output as one run (run_tiles' kContiguous);
 // tiles under kContiguousGroupTileBytes whose outputs follow one another are gathered in the
 // staging buffer and streamed together (kContiguousGroupBytes). Outputs off line boundaries,
@@ -765,10 +775,7 @@ TEST(CpuBlocked, ContiguousTilesStreamInGroups) {
   };
   for (const auto& k : cases)
     for (int threads : {1, 2, 3}) {
-      std::string summary;
-      EXPECT_EQ(check_transpose(k.d, threads, k.out_offset, k.in_offset, &summary), "")
-          << k.d.rows << "x" << k.d.cols << " x" << k.d.batch << " " << k.d.elem_bytes << "B +" << k.out_offset << " "
-          << threads << " threads | " << summary;
+      const std::string summary = check_batch(k.d, threads, k.out_offset, k.in_offset);
       if (xpose::detail::cpu::active_kernels().stream_copy) {
         EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
       }
@@ -801,10 +808,7 @@ TEST(CpuBlocked, WholeOutputRowTiles) {
   };
   for (const auto& k : cases)
     for (int threads : {1, 2, 3}) {
-      std::string summary;
-      EXPECT_EQ(check_transpose(k.d, threads, k.out_offset, k.in_offset, &summary), "")
-          << k.d.rows << "x" << k.d.cols << " x" << k.d.batch << " " << k.d.elem_bytes << "B +" << k.out_offset << " "
-          << threads << " threads | " << summary;
+      const std::string summary = check_batch(k.d, threads, k.out_offset, k.in_offset);
       if (k.tile)
         EXPECT_NE(summary.find(k.tile), std::string::npos) << summary;
       else
