@@ -840,6 +840,7 @@ void stream_tile_16b(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 
 // doing that twice per 256-byte row made a 8191 x 8193 transpose 5x slower (docs/cpu.md). So:
 // ordinary stores up to the first 64-byte boundary, streaming stores for the whole lines, ordinary
 // stores for the last partial line.
+
 // One 64-byte line from s to the line-aligned d, with streaming stores.
 inline void stream_line(std::byte* d, const std::byte* s) {
   const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s));

@@ -273,7 +273,7 @@ void grow(const problem& pr, std::vector<int>* t, box_params* p, bool split_d0, 
   while (static_cast<std::int64_t>(p->volume) * s < target) {
     bool grown = false;
     // A pass with the factor the volume lacks; where no dim takes it and the box is at least a
-    // quarter of kMinBoxBytes, one with smaller factors down to 2: a batch of 7055-byte byte
+    // quarter of the target, one with smaller factors down to 2: a batch of 7055-byte byte
     // matrices grows to pairs where triples do not fit the budget (i8 [38000,83,85] perm 0,2,1
     // 46.1 -> 50.5% of copy, H200, docs/performance.md "Thirty-first session"). From smaller boxes
     // it also took i8 [514244,174,3] perm 0,2,1 from 32 matrices of 522 B a box to 16, 43.8 -> 43.1.
