@@ -460,6 +460,27 @@ i64 links_stage_stride(const blocked_nest& n, i64 tj) {
   if (row < (n.elem <= 2 ? 16 : kNarrowLink4) * n.elem) return row;  // packed: the narrow kernels' path
   return row <= 64 ? round_up(row, 16) : chain_stage_stride(n, tj);
 }
+// Whether a chained tile's output rows of one j index, over its whole j chain, are one run of the
+// output (the j chain's dims follow the i chain's in the output: j_chain_runs). Such a tile is
+// streamed as tj runs of JP rows, gathered from the staging buffer into one contiguous piece each
+// (chained_tile), rather than as JP x tj rows, each with its own partial first and last lines; and
+// it is streamed even when small (kChainStreamMinTile) where the runs are at least
+// kChainRunMinBytes. Intel Xeon host, 2 threads, alternating runs, % of memcpy, before -> after
+// (docs/cpu.md "Thirty-third session"): i8 [3268,8,6,18,19,5] perm 2,5,0,4,3,1 (8 x 5 tiles, 144-byte
+// rows in runs of 2736 B; written with ordinary stores before) 64.3, 66.5, 65.6 -> 71.7, 70.7, 69.6;
+// f16 [1634,8,6,18,19,5] (288-byte rows, streamed row by row before) 69.2, 70.5 -> 87.5, 86.5.
+// Rows of whole lines keep stream_lines: as runs, i8 [36,12,16,22,10,23,7] perm 4,6,1,3,5,2,0
+// (576-byte rows) went 13.7 -> 13.1 GB/s.
+constexpr i64 kChainRunMinBytes = 1024;
+bool j_chain_runs(const blocked_nest& n, i64 ti) {
+  if (!n.j_chain_rank || ti != n.i.extent || n.i.out_stride != n.elem) return false;
+  i64 step = n.i.extent * n.elem;
+  for (int k = 0; k < n.i_chain_rank; step *= n.i_chain[k++].extent)
+    if (n.i_chain[k].out_stride != step) return false;
+  for (int k = 0; k < n.j_chain_rank; step *= n.j_chain[k++].extent)
+    if (n.j_chain[k].out_stride != step) return false;
+  return true;
+}
 // (The output rows, contiguous, staged whole: i chain x ti elements each, j chain x tj of them.)
 bool chain_links_staged(const blocked_nest& n, const tile_shape& s) {
   const i64 e = n.elem, K = n.i_chain_count(), JP = n.j_chain_count();
@@ -549,8 +570,9 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
              (row_bytes >= 64 || contiguous_rows);
   // Small chained tiles whose output rows are not whole lines: each row's partial lines take
   // ordinary stores beside the streamed ones (see run_tiles), which costs more than streaming saves.
+  const bool runs = j_chain_runs(n, s.ti) && JP * row_bytes >= kChainRunMinBytes && JP * row_bytes <= kInStageBytes;
   if ((n.i_chain_rank || n.j_chain_rank) && !contiguous_rows && (row_bytes | n.j.out_stride) % 64 != 0 &&
-      row_bytes * s.tj * JP < kChainStreamMinTile)
+      row_bytes * s.tj * JP < kChainStreamMinTile && !runs)
     s.stream = false;
   // Streamed chained tiles are staged whole (j_chain_continues).
   if (n.j_chain_rank && !j_chain_continues(n, s.tj)) s.stream = false;
@@ -753,6 +775,77 @@ void stage_link_rows(const kernel_table& kt, std::byte* dst, i64 ldd, const std:
   for (i64 r = 0; r < rows; ++r) copy_short(dst + r * ldd, src + r * lds, bytes);
 }
 
+// Before a group of chained links is staged (chained_tile, chain_links_staged), the lines it will
+// read are prefetched, all at once: the staging copy otherwise waits on one cache miss after
+// another, its pieces (often 8-100 bytes) lying where the hardware prefetchers do not look (perf, i8
+// [24,15,17,4,9,6,13,14] perm 3,0,1,2,7,4,6,5, 14-byte rows: half of the samples on one load in the
+// staging loop). What is prefetched follows how compact the input is, `kPrefetchCompact` meaning at
+// most twice the bytes read: the whole tile's span, into L1; else each row's span over the chain,
+// into L2; else each link's block of rows, into L1 when all of them fit kPrefetchL1Bytes, else L2;
+// else every row of every link, into L2. Intel Xeon host, 2 threads, alternating runs (two
+// rounds, the tiers behind a run-time switch in one build, whose by-rows tier still used L1 where
+// it fit 32 KiB), % of memcpy, before -> after (docs/cpu.md "Thirty-third session"): i8 by the tile's span
+// [24,15,17,4,9,6,13,14] 57, 58 -> 66, 65; by rows [124,23,14,4,15,11,10] perm 3,1,6,0,4,5,2 46, 47
+// -> 57, 58, [408,15,13,9,2,11,17] perm 6,2,0,3,4,5,1 59, 58 -> 63, 64; by links
+// [44,21,10,4,12,13,23,2] perm 4,3,6,2,0,1,5,7 22, 22 -> 33, 33, [1612,7,6,9,22,10,2] perm
+// 6,0,5,3,1,2,4 45, 44 -> 57, 56, [8256,25,20,13,5] perm 3,4,1,0,2 36, 35 -> 44, 44,
+// [24,18,22,13,3,14,2,24] perm 7,1,4,6,3,2,0,5 26, 26 -> 36, 37; every row [36,12,16,22,10,23,7]
+// perm 4,6,1,3,5,2,0 55, 55 -> 63, 64, [24,7,19,17,3,14,21,5] perm 7,6,0,4,3,2,5,1 21, 22 -> 26,
+// 25. Level within 3 points: the reversals, [776,12,21,3,8,19,3], [1472,6,22,6,10,23]; down 2-3:
+// [3268,8,6,18,19,5] (by rows) and [1516,23,10,12,8,4,2] (links of one line each).
+// Links transposed straight from the input (chained_tile's one call per link) prefetch that link's
+// rows into L2 before the call the same way. One round, builds alternating, % of memcpy: i8
+// [29048,22,5,2,7,6] perm 5,2,4,3,1,0 26 -> 42, [84,25,14,19,19,25] perm 5,4,3,0,1,2 27 -> 44,
+// [548,108,82,55] perm 3,2,0,1 32 -> 45, [2768,19,10,3,10,17] perm 5,4,1,2,3,0 33 -> 57,
+// [2172,20,11,11,17,3] perm 2,4,3,1,5,0 36, 33 -> 51, 52; f32 [5256,8,14,19,6] perm 2,3,4,1,0 35 ->
+// 85. Links copied by input_stager first (chain_stages_input: the byte reversals, whose rows it
+// reads eight side by side) do not: with it [256,64,128,128] perm 3,2,1,0 went 64.5 -> 60.0.
+constexpr i64 kPrefetchCompact = 2, kPrefetchL1Bytes = 32 << 10;
+// (The prefetches are volatile asm on x86: GCC's pure-const analysis counts __builtin_prefetch as
+// without side effects, so a function made only of them was deleted with its call.)
+template <int Locality>  // 3: into L1 (prefetcht0), 2: into L2 (prefetcht1)
+void prefetch_span(const std::byte* p, i64 bytes) {
+  const auto first = reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t{63};
+  const auto last = reinterpret_cast<std::uintptr_t>(p + bytes - 1);
+  for (std::uintptr_t a = first; a <= last; a += 64) {
+#if defined(__x86_64__)
+    if constexpr (Locality == 3)
+      asm volatile("prefetcht0 %0" : : "m"(*reinterpret_cast<const char*>(a)));
+    else
+      asm volatile("prefetcht1 %0" : : "m"(*reinterpret_cast<const char*>(a)));
+#else
+    __builtin_prefetch(reinterpret_cast<const void*>(a), 0, Locality);
+#endif
+  }
+}
+void prefetch_lines(const std::byte* p, i64 bytes, bool l1) {
+  if (l1)
+    prefetch_span<3>(p, bytes);
+  else
+    prefetch_span<2>(p, bytes);
+}
+void prefetch_links(const blocked_nest& n, const std::byte* src, i64 ti, i64 K, i64 row) {
+  i64 cs = row;  // one row's span over the i chain
+  for (int c = 0; c < n.i_chain_rank; ++c) cs += (n.i_chain[c].extent - 1) * n.i_chain[c].in_stride;
+  const i64 span = (ti - 1) * n.i.in_stride + cs, lb = (ti - 1) * n.i.in_stride + row;
+  i64 ki, ko;
+  if (span <= kPrefetchCompact * K * ti * row && span <= kPrefetchL1Bytes) {
+    prefetch_lines(src, span, true);
+  } else if (cs <= kPrefetchCompact * K * row) {
+    for (i64 r = 0; r < ti; ++r) prefetch_lines(src + r * n.i.in_stride, cs, false);
+  } else if (lb <= kPrefetchCompact * ti * row) {
+    for (i64 k = 0; k < K; ++k) {
+      chain_offsets(n.i_chain, n.i_chain_rank, k, &ki, &ko);
+      prefetch_lines(src + ki, lb, K * lb <= kPrefetchL1Bytes);
+    }
+  } else {
+    for (i64 k = 0; k < K; ++k) {
+      chain_offsets(n.i_chain, n.i_chain_rank, k, &ki, &ko);
+      for (i64 r = 0; r < ti; ++r) prefetch_lines(src + ki + r * n.i.in_stride, row, false);
+    }
+  }
+}
+
 // One tile of a nest with chains: ti x tj of the base axes, times every index of the i chain
 // (output columns) and of the j chain (output rows). With a staging buffer (`buf`) the kernel
 // covers the whole j chain in one call, the input being contiguous along it, and the tile's output
@@ -781,8 +874,11 @@ void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runn
   const bool whole_lines = (n.j.out_stride | len) % 64 == 0;
   const bool packed = ti == n.i.extent && n.j.out_stride == len && ldb == len;  // rows form one run
   const i64 lds = chain_stage_stride(n, tj);  // (JP is at most the whole chain)
+  const bool runs = stream && !packed && !whole_lines && K == n.i_chain_count() && j_chain_runs(n, ti) &&
+                    JP * len <= kInStageBytes;
   if (stage_links && K > 1) {  // chain_links_staged: kn links' rows staged, one kernel call per group
     const i64 slds = links_stage_stride(n, tj), row = JP * tj * e;
+    prefetch_links(n, src, ti, K, row);
     const i64 per = std::max<i64>(1, kInStageBytes / (ti * slds));
     for (i64 k0 = 0; k0 < K; k0 += per) {
       const i64 kn = std::min(per, K - k0);
@@ -799,9 +895,18 @@ void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runn
         input_stager(kt)(buf + kBufBytes, lds, src + ki, n.i.in_stride, ti, JP * tj * e);
         tile.with_input_stride(lds)(buf + kBufBytes, buf + k * ti * e, e, ldb, ti, JP * tj);
       } else {
+        for (i64 r = 0; r < ti; ++r) prefetch_lines(src + ki + r * n.i.in_stride, JP * tj * e, false);
         tile(src + ki, buf + k * ti * e, e, ldb, ti, JP * tj);
       }
     }
+  }
+  if (runs) {  // each j index's rows over the j chain are one output run: gathered, then streamed
+    std::byte* t = buf + kBufBytes;  // the input staging area, free once transposed
+    for (i64 j = 0; j < tj; ++j) {
+      for (i64 jp = 0; jp < JP; ++jp) copy_short(t + jp * len, buf + (jp * tj + j) * ldb, len);
+      kt.stream_copy(dst + j * n.j.out_stride, t, static_cast<std::size_t>(JP * len));
+    }
+    return;
   }
   for (i64 jp = 0; jp < JP; ++jp) {
     chain_offsets(n.j_chain, n.j_chain_rank, jp, &ji, &jo);

@@ -1677,6 +1677,21 @@ TEST(CpuBlocked, StoppedIChain) {
   });
 }
 
+// Chained tiles whose output rows of one j index form one run over the j chain (blocked.cpp
+// j_chain_runs) stream each run whole, gathered from the staging buffer: [N,8,6,18,19,5] perm
+// 2,5,0,4,3,1 (runs of 19 rows of 144 B for bytes, 288 B for halves; outputs over 4 MiB), 1 and 2
+// threads, aligned and offset outputs. The bytes' tiles (13.7 KB) are streamed only through the
+// runs (kChainRunMinBytes): written with ordinary stores otherwise.
+TEST(CpuBlocked, ChainRunsStreamWhole) {
+  check_both_ways({320, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 1, [](const std::string& summary) {
+    EXPECT_NE(summary.find("i chain x18, j chain x19"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
+  });
+  check_both_ways({160, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 2, [](const std::string& summary) {
+    EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
+  });
+}
+
 // The same for halves: links of 3-8 rows and 5-85 columns staged together, a link split with a
 // remainder ([3,201,168,85]), output rows off alignment; links that are whole 8 x 16 register
 // blocks ([8,8,16,16,16,64]: 8 x 64) or 3 columns narrow ([24,12,21,3,8,19,3], streamed) keep one
