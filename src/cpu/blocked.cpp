@@ -1385,6 +1385,19 @@ blocked_nest make_nest(const problem& p) {
   auto fits = [&](i64 bytes, i64 f, i64 other) {
     return bytes * f <= kMaxChainBytes && bytes * f * other <= kMaxChainTileBytes;
   };
+  // Whole-line i blocks: a block of a split i link is grown past the smallest one reaching the
+  // target to the first whose output rows are a whole number of lines (bounded only by the chain
+  // and tile caps, `fits`). With rows of 4.5 lines ([156,78,144,150] perm 3,1,0,2: 2 x 144 B) every
+  // row ends in half a line that the next block's tile writes, one streamed half at a time, much
+  // later; 4 x 144 B = 9 lines leaves none. Every suite plan this changes gained, % of memcpy in two
+  // interleaved rounds on the Intel host (docs/cpu.md "Thirty-fourth session"): i8 [156,78,144,150]
+  // 59 -> 77, [8256,25,20,13,5] perm 3,4,1,0,2 44 -> 71, [264,12,6,2,15,18,13,2] 29 -> 65,
+  // [44,21,10,4,12,13,23,2] 33 -> 68, [92,201,168,85] reversal 43-49 -> 53-57, [776,12,21,3,8,19,3]
+  // 22 -> 28-29, [1192,14,9,17,15,7] 21 -> 32; f16 [4128,25,20,13,5] 52 -> 82-85, [46,201,168,85]
+  // 51 -> 63; f32 [23,201,168,85] 55-58 -> 87, [11,21,10,4,12,13,23,2] 30-32 -> 72; f64
+  // [23,201,168,85] 32 -> 50, [403,7,6,9,22,10,2] 26 -> 47; c128 [102,15,13,9,2,11,17] 54 -> 60.
+  // The same rule for the j chain's blocks (input rows of whole lines) measured level.
+  constexpr i64 kLineBytes = 64;
   // past: what the chain does with a dim that would take it past twice its target: take it whole,
   // take the smallest block of it that reaches the target, or stop before it (see below).
   enum class past { kWhole, kBlock, kStop };
@@ -1405,6 +1418,14 @@ blocked_nest make_nest(const problem& p) {
       // The smallest block that reaches the target, else the largest that fits.
       i64 f = 1;
       while (f + 1 < d[k].extent && fits(bytes, f + 1, other) && bytes * f < target) ++f;
+      // ... and for the i chain, the smallest block from there whose output rows are whole lines
+      // (kLineBytes), wherever one fits (see "Whole-line i blocks" above).
+      if (stride == &loop_dim::out_stride && f > 1)
+        for (i64 g = f; g < d[k].extent && fits(bytes, g, other); ++g)
+          if (bytes * g % kLineBytes == 0) {
+            f = g;
+            break;
+          }
       if (f > 1) {
         chain[rank++] = {f, d[k].in_stride, d[k].out_stride};
         split_extent = d[k].extent;

@@ -428,38 +428,63 @@ TEST(CpuBlockedNest, ShortInputRowsGrowAJChainAlone) {
 // the chain, the blocks' index stays an outer loop with the stride scaled.
 TEST(CpuBlockedNest, LongChainDimsAreSplitIntoBlocks) {
   namespace c = xpose::detail::cpu;
-  const auto a = c::make_nest(normalized(pdesc({23, 201, 168, 85}, {3, 2, 1, 0}, 4)));
+  // f32 [16,201,168,85] reversal: i = 16 x 4 B = one line, j = 85 x 4 B.
+  const auto a = c::make_nest(normalized(pdesc({16, 201, 168, 85}, {3, 2, 1, 0}, 4)));
   ASSERT_EQ(a.k, c::blocked_nest::kind::kTiles);
-  EXPECT_EQ(a.i.extent, 23);
+  EXPECT_EQ(a.i.extent, 16);
   EXPECT_EQ(a.j.extent, 85);
   ASSERT_EQ(a.i_chain_rank, 1);
-  EXPECT_EQ(a.i_chain[0].extent, 3);  // 92 B -> 276 B, the first block reaching 256 B
-  EXPECT_EQ(a.i_chain[0].out_stride, 23 * 4);
+  EXPECT_EQ(a.i_chain[0].extent, 4);  // 64 B -> 256 B, the first block reaching 256 B
+  EXPECT_EQ(a.i_chain[0].out_stride, 16 * 4);
   ASSERT_EQ(a.j_chain_rank, 1);
   EXPECT_EQ(a.j_chain[0].extent, 4);  // 340 B -> 1360 B, the first block reaching 1 KiB
   EXPECT_EQ(a.j_chain[0].in_stride, 85 * 4);
   ASSERT_EQ(a.outer_rank, 2);
-  EXPECT_EQ(a.outer_count(), 67 * 42);
+  EXPECT_EQ(a.outer_count(), 51 * 42);
   for (int k = 0; k < a.outer_rank; ++k) {  // the outer parts step over the inner ones
-    if (a.outer[k].extent == 67) EXPECT_EQ(a.outer[k].out_stride, 23 * 3 * 4);
+    if (a.outer[k].extent == 51) EXPECT_EQ(a.outer[k].out_stride, 16 * 4 * 4);
     if (a.outer[k].extent == 42) EXPECT_EQ(a.outer[k].in_stride, 85 * 4 * 4);
   }
-  EXPECT_EQ(a.i_split, -1);  // 3 | 201 and 4 | 168: no block to clip
-  EXPECT_EQ(a.j_split, -1);
   // Extents the blocks do not divide: the outer dims have ceil(N / f) blocks, the last one clipped.
-  const auto b = c::make_nest(normalized(pdesc({23, 199, 167, 85}, {3, 2, 1, 0}, 4)));
+  ASSERT_GE(a.i_split, 0);  // 201 = 50 x 4 + 1
+  EXPECT_EQ(a.i_split_extent, 201);
+  EXPECT_EQ(a.j_split, -1);  // 4 | 168: no block to clip
+  const auto b = c::make_nest(normalized(pdesc({16, 200, 167, 85}, {3, 2, 1, 0}, 4)));
   ASSERT_EQ(b.i_chain_rank, 1);
   ASSERT_EQ(b.j_chain_rank, 1);
-  EXPECT_EQ(b.i_chain[0].extent, 3);
+  EXPECT_EQ(b.i_chain[0].extent, 4);
   EXPECT_EQ(b.j_chain[0].extent, 4);
-  ASSERT_GE(b.i_split, 0);
+  EXPECT_EQ(b.i_split, -1);
   ASSERT_GE(b.j_split, 0);
-  EXPECT_EQ(b.i_split_extent, 199);
   EXPECT_EQ(b.j_split_extent, 167);
-  EXPECT_EQ(b.outer[b.i_split].extent, 67);  // ceil(199 / 3)
-  EXPECT_EQ(b.outer[b.i_split].out_stride, 23 * 3 * 4);
   EXPECT_EQ(b.outer[b.j_split].extent, 42);  // ceil(167 / 4)
   EXPECT_EQ(b.outer[b.j_split].in_stride, 85 * 4 * 4);
+}
+
+// An i block grows past the first one reaching the target to the first whose output rows are
+// whole lines (make_nest, "Whole-line i blocks").
+TEST(CpuBlockedNest, IBlocksEndOnWholeLines) {
+  namespace c = xpose::detail::cpu;
+  // i8 [156,78,144,150] perm 3,1,0,2: i = 144 B; 2 x 144 = 288 B reaches 256 B but ends in half a
+  // line; 4 x 144 = 576 B is 9 lines.
+  const auto a = c::make_nest(normalized(pdesc({156, 78, 144, 150}, {3, 1, 0, 2}, 1)));
+  ASSERT_EQ(a.k, c::blocked_nest::kind::kTiles);
+  EXPECT_EQ(a.i.extent, 144);
+  EXPECT_EQ(a.i_chain_count(), 4);
+  EXPECT_EQ(a.i_split, -1);  // 4 | 156
+  // f32 [23,201,168,85] reversal: i = 92 B; 3 x 92 = 276 B reaches 256 B, 16 x 92 = 1472 B is the
+  // first whole-line block (23 lines); 16 does not divide 201, so the last block is clipped.
+  const auto b = c::make_nest(normalized(pdesc({23, 201, 168, 85}, {3, 2, 1, 0}, 4)));
+  ASSERT_EQ(b.i_chain_rank, 1);
+  EXPECT_EQ(b.i_chain[0].extent, 16);
+  ASSERT_GE(b.i_split, 0);
+  EXPECT_EQ(b.outer[b.i_split].extent, 13);  // ceil(201 / 16)
+  EXPECT_EQ(b.outer[b.i_split].out_stride, 23 * 16 * 4);
+  // Where no whole-line block fits the tile cap, the first block reaching the target stays: with
+  // 100-element input rows, 16 x 92 B output rows would make a 144 KiB tile (cap 128 KiB).
+  const auto d = c::make_nest(normalized(pdesc({23, 201, 168, 100}, {3, 2, 1, 0}, 4)));
+  ASSERT_EQ(d.i_chain_rank, 1);
+  EXPECT_EQ(d.i_chain[0].extent, 3);
 }
 
 // An i chain that would overshoot its target by taking a long dim whole takes a block of it
