@@ -801,6 +801,21 @@ void stage_link_rows(const kernel_table& kt, std::byte* dst, i64 ldd, const std:
 // 85. Links copied by input_stager first (chain_stages_input: the byte reversals, whose rows it
 // reads eight side by side) do not: with it [256,64,128,128] perm 3,2,1,0 went 64.5 -> 60.0.
 constexpr i64 kPrefetchCompact = 2, kPrefetchL1Bytes = 32 << 10;
+// ... except rows of a KiB or more a multiple of kAliasingStride apart (the reversals of power-of-two
+// extents, rows 1-16 MiB apart): they fall into the same L2 sets, where the prefetched lines of
+// one link evict each other, and the hardware prefetchers follow such long rows by themselves. Two
+// rounds, builds alternating, prefetch -> none, % of memcpy (docs/cpu.md "Thirty-fourth session"):
+// f16 reversals [128,64,128,128] 57.6, 56.1 -> 68.8, 69.8, [64,32,32,32,64] 60.4, 60.0 -> 65.4, 66.4,
+// [32,16,16,16,16,64] 59.2, 61.0 -> 66.7, 66.8, [16,8,8,16,16,16,32] 49.7, 50.5 -> 64.0, 64.3,
+// [8,8,8,8,8,8,16,32] 54.8, 54.2 -> 60.2, 60.8; f32 [64,64,128,128] 77.6, 79.5 -> 92.1, 91.8,
+// [32,32,32,32,64] 82.1, 82.0 -> 87.5, 87.4, [8,8,8,16,16,16,32] 65.6, 65.8 -> 73.4, 76.1. Shorter
+// rows at such strides keep it (f32 [16,16,16,16,16,64], 512-byte rows 4 MiB apart: 79.3 -> 103.2
+// with it, one round), and so do long rows at other strides (f16 [22,13,14,4,18,20,23] perm
+// 0,4,5,2,1,6,3, 1058-byte rows 8280 B apart: 38.3 -> 50.9).
+constexpr i64 kPrefetchAliasedRowBytes = 1024;
+bool prefetch_straight_links(const blocked_nest& n, i64 row_bytes) {
+  return !(row_bytes >= kPrefetchAliasedRowBytes && n.i.in_stride % kAliasingStride == 0);
+}
 // (The prefetches are volatile asm on x86: GCC's pure-const analysis counts __builtin_prefetch as
 // without side effects, so a function made only of them was deleted with its call.)
 template <int Locality>  // 3: into L1 (prefetcht0), 2: into L2 (prefetcht1)
@@ -895,7 +910,8 @@ void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runn
         input_stager(kt)(buf + kBufBytes, lds, src + ki, n.i.in_stride, ti, JP * tj * e);
         tile.with_input_stride(lds)(buf + kBufBytes, buf + k * ti * e, e, ldb, ti, JP * tj);
       } else {
-        for (i64 r = 0; r < ti; ++r) prefetch_lines(src + ki + r * n.i.in_stride, JP * tj * e, false);
+        if (prefetch_straight_links(n, JP * tj * e))
+          for (i64 r = 0; r < ti; ++r) prefetch_lines(src + ki + r * n.i.in_stride, JP * tj * e, false);
         tile(src + ki, buf + k * ti * e, e, ldb, ti, JP * tj);
       }
     }
