@@ -1413,6 +1413,19 @@ blocked_nest make_nest(const problem& p) {
   // 51 -> 63; f32 [23,201,168,85] 55-58 -> 87, [11,21,10,4,12,13,23,2] 30-32 -> 72; f64
   // [23,201,168,85] 32 -> 50, [403,7,6,9,22,10,2] 26 -> 47; c128 [102,15,13,9,2,11,17] 54 -> 60.
   // The same rule for the j chain's blocks (input rows of whole lines) measured level.
+  // Second step (in `chains`): i rows that pass the target off a line boundary, by whole dims or as
+  // the i axis alone, go on along the next dim to a whole-line block, once the j chain has taken
+  // its dims (taking the j chain's dim instead lost: f16 [1634,8,6,18,19,5] perm 2,5,0,4,3,1, i
+  // chain x18 -> x36 and j chain x19 -> x1, 81-85 -> 43-45; f32 [6,7,19,17,3,14,21,5] 60 -> 36-42).
+  // Two rounds, % of memcpy: i8 [24,18,22,13,3,14,2,24] perm 7,1,4,6,3,2,0,5 36.0, 36.4 -> 66.9, 67.5;
+  // f16 [78,78,144,150] perm 3,1,0,2 50.0, 48.2 -> 81.9, 80.6, [12,18,22,13,3,14,2,24] 37.1, 37.1 ->
+  // 84.4, 83.4; f32 [6,18,22,13,3,14,2,24] 31.7, 33.6 -> 77.3, 74.5, [6,15,17,4,9,6,13,14] perm
+  // 3,0,1,2,7,4,6,5 52.3, 53.0 -> 55.9, 54.8; f64 [368,6,22,6,10,23] perm 0,2,5,1,4,3 33.0, 34.0 ->
+  // 56.1, 52.0, [298,14,9,17,15,7] perm 1,4,3,0,2,5 28.1, 29.3 -> 39.5, 39.2, [6,18,22,13,3,14,2,24]
+  // 46.0, 49.7 -> 54.4, 53.6; c128 [66,12,6,2,15,18,13,2] 32.4, 33.8 -> 55.6, 54.1,
+  // [11,21,10,4,12,13,23,2] 31.8, 31.1 -> 47.5, 48.8, [403,7,6,9,22,10,2] 33.9, 35.8 -> 62.9, 64.0,
+  // [6,15,17,4,9,6,13,14] level. Down: f64 [6,15,17,4,9,6,13,14] 44.9, 46.6 -> 39.4, 39.5 (x13 ->
+  // x52 links, 624 B -> 2496 B rows).
   constexpr i64 kLineBytes = 64;
   // past: what the chain does with a dim that would take it past twice its target: take it whole,
   // take the smallest block of it that reaches the target, or stop before it (see below).
@@ -1484,10 +1497,30 @@ blocked_nest make_nest(const problem& p) {
     const i64 i_bytes = grow(n.i_chain, n.i_chain_rank, &loop_dim::out_stride, n.i.extent * n.elem, kChainOutBytes,
                              std::min(n.j.extent, std::max<i64>(1, kChainInBytes / n.elem)), n.i_split_extent,
                              i_split_stride, mode);
-    grow(n.j_chain, n.j_chain_rank, &loop_dim::in_stride, n.j.extent * n.elem,
-         both_short ? kChainInBytes : kJOnlyChainInBytes,
-         n.i_chain_rank ? i_bytes / n.elem : std::min(n.i.extent, std::max<i64>(1, kChainOutBytes / n.elem)),
-         n.j_split_extent, j_split_stride, past::kWhole);
+    const i64 j_bytes =
+        grow(n.j_chain, n.j_chain_rank, &loop_dim::in_stride, n.j.extent * n.elem,
+             both_short ? kChainInBytes : kJOnlyChainInBytes,
+             n.i_chain_rank ? i_bytes / n.elem : std::min(n.i.extent, std::max<i64>(1, kChainOutBytes / n.elem)),
+             n.j_split_extent, j_split_stride, past::kWhole);
+    // Whole-line i rows, second step: rows that reached the target off a line boundary take the
+    // smallest block (or all) of the dim continuing them that ends on one, where that dim is left
+    // after the j chain's growth and the tile stays within the caps.
+    if (both_short && i_bytes % kLineBytes && !i_split_stride) {
+      int k = 0;
+      while (k < r && d[k].out_stride != i_bytes) ++k;
+      for (i64 g = 2; k < r && g <= d[k].extent && fits(i_bytes, g, j_bytes / n.elem); ++g) {
+        if (i_bytes * g % kLineBytes) continue;
+        if (g == d[k].extent) {
+          n.i_chain[n.i_chain_rank++] = take(k);
+        } else {
+          n.i_chain[n.i_chain_rank++] = {g, d[k].in_stride, d[k].out_stride};
+          n.i_split_extent = d[k].extent;
+          i_split_stride = d[k].out_stride * g;
+          d[k] = {ceil_div(d[k].extent, g), d[k].in_stride * g, d[k].out_stride * g};
+        }
+        break;
+      }
+    }
     return n.j_chain_count();
   };
   const i64 j_with = chains(past::kWhole);

@@ -480,6 +480,16 @@ TEST(CpuBlockedNest, IBlocksEndOnWholeLines) {
   ASSERT_GE(b.i_split, 0);
   EXPECT_EQ(b.outer[b.i_split].extent, 13);  // ceil(201 / 16)
   EXPECT_EQ(b.outer[b.i_split].out_stride, 23 * 16 * 4);
+  // An i axis past the target off a line boundary goes on to the next whole-line block (second
+  // step): f16 [78,78,144,150] perm 3,1,0,2 has i = 288 B (no chain before), now 2 x 288 = 576 B.
+  const auto e = c::make_nest(normalized(pdesc({78, 78, 144, 150}, {3, 1, 0, 2}, 2)));
+  EXPECT_EQ(e.i.extent, 144);
+  EXPECT_EQ(e.i_chain_count(), 2);
+  // ... but not along a dim the j chain has taken: f16 [1634,8,6,18,19,5] perm 2,5,0,4,3,1 keeps
+  // its i chain x18 (288 B) and its j chain x19.
+  const auto f = c::make_nest(normalized(pdesc({1634, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 2)));
+  EXPECT_EQ(f.i_chain_count(), 18);
+  EXPECT_EQ(f.j_chain_count(), 19);
   // Where no whole-line block fits the tile cap, the first block reaching the target stays: with
   // 100-element input rows, 16 x 92 B output rows would make a 144 KiB tile (cap 128 KiB).
   const auto d = c::make_nest(normalized(pdesc({23, 201, 168, 100}, {3, 2, 1, 0}, 4)));
