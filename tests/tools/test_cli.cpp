@@ -105,6 +105,15 @@ TEST(Cli, PermutationBenchOnCpu) {
   EXPECT_EQ(j["results"][0]["verified"], true);
 }
 
+// A CPU bench too large for the host's memory is skipped with the reason (one line), not killed:
+// 10^6 x 10^6 c128 needs 64 TB for its four buffers.
+TEST(Cli, CpuBenchTooLargeForHostMemoryIsSkipped) {
+  const auto r = run_cli({"bench", "--device", "cpu", "--extents", "1000000,1000000", "--perm", "1,0", "--dtype", "c128"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("GiB of host memory"), std::string::npos) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+}
+
 // --host-pages huge: the CPU bench's buffers advised as transparent huge pages (mmap + madvise) still
 // give verified results; a value outside default|huge is one error line.
 TEST(Cli, CpuBenchOnHugePages) {
