@@ -1057,6 +1057,18 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   const bool direct_staged = mode == store_mode::kDirect && j_chain_continues(n, s.tj) && n.j_chain_count() > 1 &&
                              s.ti == ni && n.i.out_stride == e && s.ti * s.tj * e < kDirectStagedBelow &&
                              n.j_chain_count() * s.tj * ldb <= kBufBytes;
+  // Streamed tiles of 8- and 16-byte elements with input rows of at most kPrefetchTileRowBytes
+  // prefetch their rows into L2 before the kernel call, as chained tiles' links do (prefetch_links):
+  // the kernel then finds its rows in flight together instead of missing on each in turn. Intel
+  // host, % of memcpy, one round over the 40 f64 / c128 suite plans it changes, then two more on
+  // eight (docs/cpu.md "Thirty-fourth session"): f64 [64,128,128,64] perm 0,3,1,2 49-51 -> 62-64,
+  // [180400,124,3,1] perm 1,0,2,3 59 -> 73, [1,24,19,23,24,25,16,5] 57 -> 69, [137,108,82,55] perm
+  // 3,2,0,1 36 -> 47; c128 [683,11,25,21,17] perm 4,0,1,2,3 50 -> 63-65, [197,61,107,52] perm
+  // 0,1,3,2 41 -> 52-53, [21,25,14,19,19,25] 35 -> 43; down: c128 [8,1024,1024,8] perm 0,2,1,3 74-75
+  // -> 70-73, [112410,199,3] 78-81 -> 72-77. Rows of 4 KiB lost (f32 16384^2 57 -> 46-47, f32 8192^2
+  // 85-91 -> 67-73, f64 [512,256,512] reversal 48-49 -> 46); smaller elements were not measured.
+  constexpr i64 kPrefetchTileRowBytes = 1024;
+  const bool prefetch_tile_rows = e >= 8 && !chained && s.tj * e <= kPrefetchTileRowBytes;
   const i64 staged_lds = staged_row_stride(s.tj, e), staged_cw = std::max<i64>(1, kStagedChunkBytes / e);
 
   const i64 tasks = n.outer_count() * nti * ntj;
@@ -1157,6 +1169,8 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
             input_stager(kt)(buf + kBufBytes, lds, src, n.i.in_stride, i1x - i0, (j1 - j0) * e);
             tile.with_input_stride(lds)(buf + kBufBytes, buf, e, ldb, i1x - i0, j1 - j0);
           } else {
+            if (prefetch_tile_rows)
+              for (i64 r = 0; r < i1x - i0; ++r) prefetch_lines(src + r * n.i.in_stride, (j1 - j0) * e, false);
             tile(src, buf, e, ldb, i1x - i0, j1 - j0);
           }
           if (!row_end) {
