@@ -1441,6 +1441,19 @@ blocked_nest make_nest(const problem& p) {
   // [6,15,17,4,9,6,13,14] level. Down: f64 [6,15,17,4,9,6,13,14] 44.9, 46.6 -> 39.4, 39.5 (x13 ->
   // x52 links, 624 B -> 2496 B rows).
   constexpr i64 kLineBytes = 64;
+  // A block of f of dim k becomes the chain's last link, the blocks' index (strides x f) staying
+  // in d as an outer loop; all of it (f = extent) is taken whole.
+  auto take_block = [&](std::array<loop_dim, kMaxRank>& chain, int& rank, int k, i64 f, i64& split_extent,
+                        i64& split_stride) {
+    if (f == d[k].extent) {
+      chain[rank++] = take(k);
+      return;
+    }
+    chain[rank++] = {f, d[k].in_stride, d[k].out_stride};
+    split_extent = d[k].extent;
+    split_stride = d[k].out_stride * f;
+    d[k] = {ceil_div(d[k].extent, f), d[k].in_stride * f, d[k].out_stride * f};
+  };
   // past: what the chain does with a dim that would take it past twice its target: take it whole,
   // take the smallest block of it that reaches the target, or stop before it (see below).
   enum class past { kWhole, kBlock, kStop };
@@ -1470,10 +1483,7 @@ blocked_nest make_nest(const problem& p) {
             break;
           }
       if (f > 1) {
-        chain[rank++] = {f, d[k].in_stride, d[k].out_stride};
-        split_extent = d[k].extent;
-        split_stride = d[k].out_stride * f;
-        d[k] = {ceil_div(d[k].extent, f), d[k].in_stride * f, d[k].out_stride * f};
+        take_block(chain, rank, k, f, split_extent, split_stride);
         bytes *= f;
       }
       break;
@@ -1524,14 +1534,7 @@ blocked_nest make_nest(const problem& p) {
       while (k < r && d[k].out_stride != i_bytes) ++k;
       for (i64 g = 2; k < r && g <= d[k].extent && fits(i_bytes, g, j_bytes / n.elem); ++g) {
         if (i_bytes * g % kLineBytes) continue;
-        if (g == d[k].extent) {
-          n.i_chain[n.i_chain_rank++] = take(k);
-        } else {
-          n.i_chain[n.i_chain_rank++] = {g, d[k].in_stride, d[k].out_stride};
-          n.i_split_extent = d[k].extent;
-          i_split_stride = d[k].out_stride * g;
-          d[k] = {ceil_div(d[k].extent, g), d[k].in_stride * g, d[k].out_stride * g};
-        }
+        take_block(n.i_chain, n.i_chain_rank, k, g, n.i_split_extent, i_split_stride);
         break;
       }
     }
