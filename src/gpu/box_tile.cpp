@@ -201,6 +201,7 @@ bool box_from(const problem& pr, const std::vector<int>& t, box_params* out, boo
 bool layout(box_params* p, int elem_bytes, int row_bytes, int swizzle) {
   p->row_bytes = row_bytes;
   p->swizzle = swizzle;
+  p->raw = 0;
   p->vec_rows = row_bytes % 16 == 0 && swizzle != kBoxWords;
   std::fill(std::begin(p->spitch), std::end(p->spitch), 0);
   int pitch = elem_bytes;
@@ -239,9 +240,68 @@ bool layout(box_params* p, int elem_bytes, int row_bytes, int swizzle) {
   // (the swizzles stay inside lines).
   const int rows_bytes = (p->runs_in - 1) * row_bytes + p->nc_in * 16;
   p->tile_bytes = (rows_bytes + 127) / 128 * 128;
-  p->smem_bytes = p->tile_bytes + 4 * (2 * p->runs_in + 3 * p->runs_out + p->gtab_len);
+  p->smem_bytes = p->tile_bytes + 4 * box_tables_of(*p).end;
   return p->smem_bytes <= kBoxMaxSmem;
 }
+
+// Whether two raw rows whose linear starts lie `gap` bytes apart never share a 16-byte chunk, for a
+// run of `run_bytes` at any tile shift: the earlier row's chunks end at ceil16(a + run_bytes), the
+// later's begin at floor16(a + gap).
+bool raw_gap(int gap, int run_bytes) {
+  for (int a = 0; a < 16; ++a)
+    if ((a + gap) / 16 * 16 < (a + run_bytes + 15) / 16 * 16) return false;
+  return true;
+}
+
+// Elements up to this size may take raw rows (box_tile.hpp). 16-byte elements' rows are aligned
+// chunks already wherever the pointer is.
+constexpr int kBoxRawMaxElem = 8;
+
+// The raw layout (box_tile.hpp "Raw rows") of a box the element gather runs: row dims in input
+// order, each at the least pitch congruent to its input stride mod 16 that keeps every row `extra`
+// chunks clear of the rows before it; false over the budget.
+bool layout_raw(box_params* p, int elem_bytes, int extra, int swizzle) {
+  const int s = elem_bytes;
+  p->raw = 1;
+  p->swizzle = swizzle;  // plain or granules: the load copies whole 16-byte chunks
+  p->vec_rows = 1;
+  p->words = 0, p->wg_n = 1, p->wg_lo = 1, p->wg_cg = 1, p->wg_t0 = 1, p->groups = p->runs_out;
+  std::fill(std::begin(p->spitch), std::end(p->spitch), 0);
+  const int run_bytes = p->run_in * s;
+  int pitch = s, last = 0;  // last: the linear start of the last row placed so far
+  for (int i = 0; i < p->n_box; ++i) {
+    const int d = p->in_order[i];
+    if (i < p->in_run_dims) {  // contiguous in the input: the input's own pitch
+      p->spitch[d] = pitch;
+      pitch *= p->t[d];
+      continue;
+    }
+    const int want = static_cast<int>(p->in_stride[d] * s % 16);
+    int q = last + run_bytes;
+    q += ((want - q) % 16 + 16) % 16;
+    while (!raw_gap(q - last, run_bytes)) q += 16;
+    if (i == p->in_run_dims) q += 16 * extra;
+    p->spitch[d] = q;
+    last += (p->t[d] - 1) * q;
+  }
+  p->nc_in = (run_bytes + 15 + 15) / 16;
+  p->nc_in_div = fast_div(static_cast<std::uint32_t>(p->nc_in));
+  p->row_bytes = p->runs_in > 1 ? p->spitch[p->in_order[p->in_run_dims]] : p->nc_in * 16;
+  const int fast = p->out_order[0];
+  p->out_fast_t = p->t[fast];
+  p->out_fast_div = fast_div(static_cast<std::uint32_t>(p->out_fast_t));
+  p->out_fast_pitch = p->spitch[fast];
+  p->wide = p->out_fast_t >= 16 / s;
+  p->wg_lo_div = fast_div(1u);
+  p->wg_cg_div = fast_div(1u);
+  // The last row's chunks end at most 15 + 16 nc_in bytes past its linear start.
+  p->tile_bytes = (last + 15 + 16 * p->nc_in + 127) / 128 * 128;
+  p->smem_bytes = p->tile_bytes + 4 * box_tables_of(*p).end;
+  return p->smem_bytes <= kBoxMaxSmem;
+}
+
+// Where the load phase stores chunk 0 of row r of a tile at shift 0 (linear).
+int row_start(const box_params& p, int r) { return p.raw ? box_run_of(p, true, r).base / 16 * 16 : r * p.row_bytes; }
 
 // Boxes of at least this many bytes where the tensor allows: when both runs are whole dims (a
 // batch of small matrices, rows of a few hundred bytes) the walks alone stop at a box of one
@@ -362,7 +422,7 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
     for (int q = 0; q < (p.vec_rows ? 1 : 4); ++q) {
       for (int l = 0; l < model::kWarpSize; ++l) {
         const int u = w0 + l, r = u / p.nc_in, k = u - r * p.nc_in;
-        fill(l, u < load_items, u < load_items ? box_phys(p, r * p.row_bytes + 16 * k + 4 * q) : 0, p.vec_rows ? 16 : 4);
+        fill(l, u < load_items, u < load_items ? box_phys(p, row_start(p, r) + 16 * k + 4 * q) : 0, p.vec_rows ? 16 : 4);
       }
       total += model::count_wavefronts_total(model::smem_op::kStore, p.vec_rows ? 16 : 4, lanes);
     }
@@ -496,6 +556,20 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
   if (s <= 8 && std::int64_t{chosen.volume} * s < kSmallBoxBytes && pick_box(pr, 2 * kMinBoxBytes, &larger) &&
       larger.volume >= kSmallBoxGrowth * chosen.volume && larger.swizzle == chosen.swizzle)
     chosen = larger;
+  // Raw rows where the element gather runs (box_tile.hpp), for the box chosen above: 0..7 chunks of
+  // extra room for the rows, plain or granules swizzled; fewest wavefronts, then the smaller tile.
+  if (!chosen.words && s <= kBoxRawMaxElem) {
+    std::int64_t fewest = -1;
+    box_params raw;
+    for (int swz : {kBoxPlain, kBoxGranules})
+      for (int extra = 0; extra < 8; ++extra) {
+        box_params q = chosen;
+        if (!layout_raw(&q, s, extra, swz)) break;
+        const std::int64_t w = box_wavefronts(q, s);
+        if (fewest < 0 || w < fewest) fewest = w, raw = q;
+      }
+    if (fewest >= 0) chosen = raw;
+  }
   chosen.in_span_bytes = static_cast<std::int32_t>(span * s);
   std::int64_t max_in = 0;
   for (int k = 0; k < pr.rank; ++k) max_in += (chosen.t[k] - 1) * pr.dims[k].in_stride;

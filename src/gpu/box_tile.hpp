@@ -38,6 +38,18 @@
 // chunk wraps it at most once), a chunk's V elements are at L0 + i * p1 before the wrap and L0 + carry
 // + i * p1 after it: two table loads per chunk ("wide"). Otherwise each element's table entry is loaded.
 //
+// Raw rows (p.raw; the element gather of 1- to 8-byte elements). The realignment above costs the
+// load phase two aligned loads, a 15-select funnel shift and a register round trip per 16-byte
+// chunk. Raw rows are stored as the input's aligned chunks stand instead, each by cp.async: every
+// box dim outside the input run gets a shared pitch congruent to its input stride in bytes mod 16,
+// so that a tile's shared linear byte minus its input address is one constant mod 16 for the whole
+// tile, and a tile places its rows `sh` = (input address of its origin) mod 16 bytes past their
+// linear start. Element c is then at L(c) + sh (the gather adds sh to out_base), row r's aligned
+// chunks go to the aligned shared chunks from L_r + sh - m_r (m_r the row's input misalignment), and
+// the rows lie far enough apart (box_tile.cpp, raw_gap) that no two share a chunk. A row takes up to
+// 15 more bytes at each end and a table of its starts (in_base, after gtab). No word gather: its
+// shared words would need sh to be a multiple of 4.
+//
 // The word gather (elements of 1 and 2 bytes). The gather above moves one element per shared load,
 // which made the kernel issue-bound for bytes (about 8 of its 16 instructions per byte). Where the
 // input's fastest box dim d0 is not in the output run, the 4 / s elements of a shared word at
@@ -108,6 +120,7 @@ struct box_params {
   int swizzle = kBoxPlain;        // box_swizzle
   int vec_rows = 1;               // 1: rows are whole 16-byte granules (P % 16 == 0, no word swizzle):
                                   // the load phase stores 16-byte vectors, else four 4-byte words
+  int raw = 0;                    // 1: raw rows (above): row r at in_base[r] + sh, its chunks as they stand
   int out_fast_t = 1;             // tile extent of the output run's fastest dim, and its divisor
   fast_div out_fast_div;
   int out_fast_pitch = 0;         // its linear shared pitch (spitch)
@@ -126,7 +139,8 @@ struct box_params {
   std::int32_t in_span_bytes = 0; // bytes from the input's first element to past its last
   std::int32_t in_reach_bytes = 0;  // bytes past a tile's origin its loads may touch (both chunks)
   // Shared memory: the tile (tile_bytes), then int32 tables in_off[runs_in], in_cut[runs_in],
-  // out_off[runs_out], out_cut[runs_out], out_base[runs_out], gtab[gtab_len].
+  // out_off[runs_out], out_cut[runs_out], out_base[runs_out], gtab[gtab_len] and, for raw rows,
+  // in_base[runs_in].
   int tile_bytes = 0, gtab_len = 0, smem_bytes = 0;
 };
 
@@ -245,7 +259,7 @@ XPOSE_HD inline int box_run_length(const packed_origin& o, int run, int unit, in
 
 // Table offsets in shared memory (int32 words after the tile).
 struct box_tables {
-  int in_off, in_cut, out_off, out_cut, out_base, gtab;
+  int in_off, in_cut, out_off, out_cut, out_base, gtab, in_base, end;
 };
 XPOSE_HD inline box_tables box_tables_of(const box_params& p) {
   box_tables t;
@@ -255,6 +269,8 @@ XPOSE_HD inline box_tables box_tables_of(const box_params& p) {
   t.out_cut = t.out_off + p.runs_out;
   t.out_base = t.out_cut + p.runs_out;
   t.gtab = t.out_base + p.runs_out;
+  t.in_base = t.gtab + p.gtab_len;
+  t.end = t.in_base + (p.raw ? p.runs_in : 0);
   return t;
 }
 

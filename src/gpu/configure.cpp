@@ -577,11 +577,12 @@ status configure_permute_box(plan_data& pd, std::string* why) {
   std::string box;
   for (int i = 0; i < p->n_box; ++i) box += fmt::format("{}{}", i ? "x" : "", p->t[p->in_order[i]]);
   pd.launch_note = fmt::format("box {} ({} B): {} input runs of {} B over {} dim{}, {} output runs of {} B over {} dim{}; "
-                               "shared rows of {} B{}",
+                               "shared rows of {} B{}{}",
                                box, p->volume * s, p->runs_in, p->run_in * s, p->in_run_dims,
                                p->in_run_dims > 1 ? "s" : "", p->runs_out, p->run_out * s, p->out_run_dims,
                                p->out_run_dims > 1 ? "s" : "", p->row_bytes,
-                               p->swizzle == kBoxWords ? ", words swizzled" : p->swizzle == kBoxGranules ? ", 16-byte granules swizzled" : "");
+                               p->swizzle == kBoxWords ? ", words swizzled" : p->swizzle == kBoxGranules ? ", 16-byte granules swizzled" : "",
+                               p->raw ? ", raw (input chunks as they stand, by cp.async)" : "");
   if (p->wide) pd.launch_note += "; gather: two table loads per chunk";
   if (p->words) pd.launch_note += fmt::format("; word gather: {} runs per shared word", p->wg_n);
   pd.launch_note += box_store_converged(*p, s, 0) ? "; stores: every chunk by one converged path"

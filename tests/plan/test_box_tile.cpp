@@ -41,18 +41,23 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
 
   // The tables, as the kernel builds them.
   const box_tables tb = box_tables_of(p);
-  if (p.smem_bytes != p.tile_bytes + 4 * (tb.gtab + p.gtab_len) || p.smem_bytes > kBoxMaxSmem)
+  if (p.smem_bytes != p.tile_bytes + 4 * tb.end || tb.end != tb.gtab + p.gtab_len + (p.raw ? p.runs_in : 0) ||
+      p.smem_bytes > kBoxMaxSmem)
     return "shared memory size";
-  if (p.tile_bytes < (p.runs_in - 1) * p.row_bytes + p.run_in * s || p.row_bytes % std::max(4, s) || p.row_bytes < p.run_in * s ||
-      (p.vec_rows && p.row_bytes % 16) || (p.swizzle == kBoxWords && s > 4) || p.tile_bytes % 128)
+  if (p.raw ? (p.words || p.swizzle == kBoxWords || !p.vec_rows || p.tile_bytes % 128)
+            : (p.tile_bytes < (p.runs_in - 1) * p.row_bytes + p.run_in * s || p.row_bytes % std::max(4, s) ||
+               p.row_bytes < p.run_in * s || (p.vec_rows && p.row_bytes % 16) || (p.swizzle == kBoxWords && s > 4) ||
+               p.tile_bytes % 128))
     return "the rows do not fit the tile";
   if (box_gtab_index(p, p.run_out - 1) >= p.gtab_len) return "gtab too short";
-  std::vector<std::int32_t> in_off(p.runs_in), out_off(p.runs_out), out_base(p.runs_out),
+  std::vector<std::int32_t> in_off(p.runs_in), in_base(p.runs_in), out_off(p.runs_out), out_base(p.runs_out),
       gtab(p.gtab_len, -1);
   std::vector<std::uint32_t> in_cut(p.runs_in), out_cut(p.runs_out);
   for (int r = 0; r < p.runs_in; ++r) {
     const box_run run = box_run_of(p, true, r);
-    in_off[r] = run.off * s, in_cut[r] = run.cut;
+    in_off[r] = run.off * s, in_cut[r] = run.cut, in_base[r] = run.base;
+    // Raw rows: linear bytes congruent to the input's mod 16 (box_tile.hpp).
+    if (p.raw && (in_base[r] - in_off[r]) % 16) return "a raw row's pitch is not congruent to its input stride";
   }
   for (int o = 0; o < p.runs_out; ++o) {
     const box_run run = box_run_of(p, false, o);
@@ -78,7 +83,31 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
       return "edge lengths out of range";
     const std::int64_t tin = o.in * s, tout = o.out * s;
     std::fill(smem.begin(), smem.end(), -2);  // -2: not stored this tile; -1: stored, no run byte
-    for (int u = 0; u < load_items; ++u) {
+    // Raw rows: the tile's shift, added to every shared address of the gather.
+    const int sh = p.raw ? static_cast<int>((in_mis + tin) & 15) : 0;
+    const bool inside = tin >= 16 && tin <= p.in_span_bytes - p.in_reach_bytes;
+    for (int u = 0; p.raw && u < load_items; ++u) {  // as the kernel's raw load: aligned chunks as they stand
+      const int r = static_cast<int>(p.nc_in_div.div(static_cast<std::uint32_t>(u)));
+      const int k = u - r * p.nc_in;
+      if (r != u / p.nc_in) return "nc_in division";
+      if (!(o.full || packed_in_bounds(o, in_cut[r]))) continue;
+      const std::int64_t s0 = tin + in_off[r];
+      const int m = static_cast<int>((in_mis + s0) & 15);
+      if (16 * k >= m + run_bytes) continue;
+      const std::int64_t a = s0 - m + 16 * k;
+      if ((in_mis + a) % 16) return "an input chunk is not aligned";
+      if (inside && (a < 0 || a + 16 > in_bytes)) return "an unchecked load outside the input";
+      const int lin = in_base[r] + sh - m + 16 * k;
+      if (lin % 16 || (p.vec_rows && box_phys(p, lin) % 16)) return "a raw chunk unaligned";
+      for (int b = 0; b < 16; ++b) {  // word b / 4 of the chunk (its own copy under the word swizzle)
+        const int dst = box_phys(p, lin + b / 4 * 4) + b % 4;
+        if (dst < 0 || dst >= p.tile_bytes) return "a raw chunk outside the tile";
+        if (smem[dst] != -2) return fmt::format("tile {}: two raw chunks stored to shared byte {}", t, dst);
+        const std::int64_t at = a + b;
+        smem[dst] = at >= s0 && at < s0 + run_bytes ? in_byte(at) : -1;
+      }
+    }
+    for (int u = 0; !p.raw && u < load_items; ++u) {
       const int r = static_cast<int>(p.nc_in_div.div(static_cast<std::uint32_t>(u)));
       const int k = u - r * p.nc_in;
       if (r != u / p.nc_in) return "nc_in division";
@@ -90,7 +119,6 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
       if ((in_mis + a) % 16) return "an input chunk is not aligned";
       const bool two = m + std::min(left, 16) > 16;
       // The kernel's unchecked loads (a tile inside the input) must stay inside it.
-      const bool inside = tin >= 16 && tin <= p.in_span_bytes - p.in_reach_bytes;
       if (inside && (a < 0 || a + (two ? 32 : 16) > in_bytes))
         return "an unchecked load outside the input";
       const int lin = r * p.row_bytes + 16 * k;
@@ -223,7 +251,8 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
         ++element_converged_items;
         const int len = out_run_bytes / s;
         const int from = len >= V ? std::min(first > 0 ? first / s : 0, len - V) : 0;
-        const box_wide gw = box_wide_of(p, gtab.data(), out_base[r], from, len < V ? len : V);
+        const int base = out_base[r] + sh;
+        const box_wide gw = box_wide_of(p, gtab.data(), base, from, len < V ? len : V);
         const int lo = vector ? first / s - from : std::max(0, first / s - from);
         const int hi = vector ? lo + V : std::min(first / s - from + V, len - from);
         if (lo < 0 || hi > V) return "a store outside the gathered elements";
@@ -231,8 +260,8 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
           const int k = len < V ? std::min(i, len - 1) : i;
           const int b = from + k;
           if (b < 0 || b >= len) return "a gather reads outside its run";
-          const int lin = p.wide ? (k < gw.w ? gw.pre : gw.post) + k * p.out_fast_pitch : out_base[r] + gtab[box_gtab_index(p, b)];
-          if (lin != out_base[r] + box_gtab_of(p, b)) return "the gather's address differs from the table's";
+          const int lin = p.wide ? (k < gw.w ? gw.pre : gw.post) + k * p.out_fast_pitch : base + gtab[box_gtab_index(p, b)];
+          if (lin != base + box_gtab_of(p, b)) return "the gather's address differs from the table's";
           const int at = box_phys(p, lin);
           if (at % s || at < 0 || at + s > p.tile_bytes) return "a shared read outside the tile or unaligned";
           if (i < lo || i >= hi) continue;
@@ -246,9 +275,10 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
       }
       ++element_whole_items;
       const int b0 = first / s;
+      const int base = out_base[r] + sh;
       box_wide g;
       if (vector && p.wide) {
-        g = box_wide_of(p, gtab.data(), out_base[r], b0, V);
+        g = box_wide_of(p, gtab.data(), base, b0, V);
         if (g.w < 1 || g.w > p.out_fast_t) return "wide gather: wrap out of range";
       }
       for (int i = 0; i < V; ++i) {
@@ -258,8 +288,8 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
           continue;
         }
         const int lin = vector && p.wide ? (i < g.w ? g.pre : g.post) + i * p.out_fast_pitch
-                                         : out_base[r] + gtab[box_gtab_index(p, b)];
-        if (lin != out_base[r] + box_gtab_of(p, b)) return "the gather's address differs from the table's";
+                                         : base + gtab[box_gtab_index(p, b)];
+        if (lin != base + box_gtab_of(p, b)) return "the gather's address differs from the table's";
         const int at = box_phys(p, lin);
         if (at % s || at < 0 || at + s > p.tile_bytes) return "a shared read outside the tile or unaligned";
         const std::int64_t dst = rs + first + static_cast<std::int64_t>(i) * s;
@@ -295,7 +325,7 @@ xpose::permute_desc random_desc(std::mt19937_64& rng, int c, bool* strided) {
 TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
   std::mt19937_64 rng(20261201);
   int planned = 0, cut_both = 0, strided = 0, row_copies = 0, swizzled = 0, words = 0, wide = 0, narrow = 0;
-  int word_gather = 0, exact_chunks = 0, whole_form = 0;
+  int word_gather = 0, exact_chunks = 0, whole_form = 0, raw = 0, raw_shifted = 0;
   const long whole_before = element_whole_items, converged_before = element_converged_items;
   for (int c = 0; c < 900; ++c) {
     bool padded = false;
@@ -331,6 +361,8 @@ TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
     word_gather += p.words;
     exact_chunks += p.out_aligned && out_mis == 0;
     whole_form += !p.words && !box_store_converged(p, eb, out_mis * eb);
+    raw += p.raw;
+    raw_shifted += p.raw && in_mis != 0;
   }
   EXPECT_GT(planned, 500);
   // Each kind the kernel treats apart must be common enough to be tested here.
@@ -342,6 +374,8 @@ TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
   EXPECT_GT(wide, 50);
   EXPECT_GT(narrow, 50);
   EXPECT_GT(word_gather, 2);  // most of its cases are in WordGatherRandomPermutations
+  EXPECT_GT(raw, 200);  // raw rows (box_tile.hpp), at shifted pointers too
+  EXPECT_GT(raw_shifted, 100);
   EXPECT_GT(exact_chunks, 20);
   // Both forms of the element store (box_store_converged), each over many chunks.
   EXPECT_GT(whole_form, 20);

@@ -141,6 +141,18 @@ __attribute__((target("avx2"))) void stage(char* dst, const char* src, i64 lds, 
       }
 }
 
+// Lines [l0, l1) of stage()'s sequence (group of 8 rows, line k, row in the group).
+__attribute__((target("avx2"))) void stage_part(char* dst, const char* src, i64 lds, i64 bytes, i64 l0, i64 l1) {
+  const i64 per_group = 8 * (bytes / 64);
+  for (i64 l = l0; l < l1; ++l) {
+    const i64 g = l / per_group, rem = l - g * per_group, k = rem / 8, r = 8 * g + rem % 8;
+    const char* s = src + r * lds + 64 * k;
+    char* d = dst + r * bytes + 64 * k;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + 32), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + 32)));
+  }
+}
+
 struct aligned_buffer {
   std::unique_ptr<char, decltype(&std::free)> p{nullptr, &std::free};
   explicit aligned_buffer(i64 bytes) : p(static_cast<char*>(std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096)), &std::free) {}
@@ -153,11 +165,13 @@ int main(int argc, char** argv) {
   CLI::App app{"cpu_blocked's staged-tile memory pattern against memcpy"};
   i64 n = 16384, elem = 2, ti = 128, tj = 1024, pad = 0;
   int reps = 5, threads = 2;
+  i64 chunk = 8;
   app.add_option("--n", n, "matrix side");
   app.add_option("--elem", elem, "element bytes");
   app.add_option("--ti", ti, "tile rows (input rows per tile; ti * elem a multiple of 64)");
   app.add_option("--tj", tj, "tile columns (tj * elem a multiple of 64)");
   app.add_option("--pad", pad, "row pitch = n + pad elements on both sides (a multiple of 64 / elem; 0: dense)");
+  app.add_option("--chunk", chunk, "overlap8: output rows streamed between slices of the next tile's staging");
   app.add_option("--reps", reps, "rounds (every mode once per round)");
   app.add_option("--threads", threads, "threads");
   CLI11_PARSE(app, argc, argv);
@@ -175,8 +189,8 @@ int main(int argc, char** argv) {
   char* dst = out.get();
   auto in_of = [&](i64 t) { return src + (t / ntj) * ti * row + (t % ntj) * tj * elem; };
   auto out_of = [&](i64 t) { return dst + (t % ntj) * tj * row + (t / ntj) * ti * elem; };
-  const char* names[] = {"staged", "seq", "overlap", "nt512", "memcpy", "direct", "d64down", "d64across", "t32across"};
-  constexpr int kModes = 9;
+  const char* names[] = {"staged", "seq", "overlap", "nt512", "memcpy", "direct", "d64down", "d64across", "t32across", "overlap8"};
+  constexpr int kModes = 10;
   std::vector<std::vector<double>> gbps(kModes);
   const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
   for (int rep = 0; rep < reps; ++rep)
@@ -190,7 +204,17 @@ int main(int argc, char** argv) {
         aligned_buffer a(tile), b(tile);
         char* cur = a.get();
         char* next = b.get();
-        if (mode == 8) {  // the real transpose (2-byte elements), blocks walked across the tile's rows
+        if (mode == 9) {  // overlap, the next tile staged in stage()'s order, `chunk` output rows at a time
+          const i64 lines = ti * (tj * elem / 64);
+          if (lo < hi) stage(cur, in_of(lo), row, ti, tj * elem);
+          for (i64 t = lo; t < hi; ++t) {
+            for (i64 r = 0; r < tj; r += chunk) {
+              stream32(out_of(t) + r * row, row, cur + r * ti * elem, ti * elem, chunk, ti * elem);
+              if (t + 1 < hi) stage_part(next, in_of(t + 1), row, tj * elem, r * lines / tj, (r + chunk) * lines / tj);
+            }
+            std::swap(cur, next);
+          }
+        } else if (mode == 8) {  // the real transpose (2-byte elements), blocks walked across the tile's rows
           for (i64 t = lo; t < hi; ++t)
             for (i64 r = 0; r < ti; r += 32)
               for (i64 c = 0; c < tj * elem; c += 64)

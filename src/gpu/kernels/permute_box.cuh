@@ -18,6 +18,14 @@
 //      Chunks at or past the run's end (la elements at the tensor's edge) and runs outside an edge
 //      tile are skipped; loads never leave the input's span (load_chunk).
 //      A tile wholly inside the input (all but the first and last few) loads without bounds checks.
+//      Raw rows (p.raw, box_tile.hpp; the element gather of 1- to 8-byte elements): item u = (r, k)
+//      is the k-th *aligned* input chunk that run r touches, copied as it stands by cp.async to the
+//      shared chunk congruent to it; no funnel, no register, every chunk of the tile in flight at
+//      once. The gather adds the tile's shift sh to every shared address. The nineteenth session's
+//      profile had put the realigning load at 28-42% of the i8 cases' instructions and 44-53% of
+//      their stall samples; raw rows lifted the i8 / f16 suite medians by 5-8 points (thirty-fifth
+//      session, docs/performance.md). Raw rows under the word swizzle (a chunk's words apart, four
+//      4-byte cp.async) ran 3-12 points below plain and granule layouts on most cases: not kept.
 //   2. Store: item u = (o, j), o = u / nc (box_out_chunks), is the j-th aligned 16-byte chunk of
 //      output run o; element b of the run is the shared element at out_base[o] + gtab[b] (linear;
 //      the swizzle applied). Where the output run's fastest dim is at least a chunk long ("wide"),
@@ -227,11 +235,13 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   std::uint32_t* out_cut = reinterpret_cast<std::uint32_t*>(tab + tb.out_cut);
   std::int32_t* out_base = tab + tb.out_base;
   std::int32_t* gtab = tab + tb.gtab;
+  std::int32_t* in_base = tab + tb.in_base;  // raw rows only
   const int tid = static_cast<int>(threadIdx.x);
   for (int r = tid; r < p.runs_in; r += kBoxThreads) {
     const box_run run = box_run_of(p, true, r);
     in_off[r] = run.off * S;  // bytes
     in_cut[r] = run.cut;
+    if (p.raw) in_base[r] = run.base;
   }
   for (int o = tid; o < p.runs_out; o += kBoxThreads) {
     const box_run run = box_run_of(p, false, o);
@@ -266,6 +276,24 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     auto load = [&](std::int32_t a) {
       return inside ? __ldg(reinterpret_cast<const uint4*>(inb + a)) : load_chunk(inb, a, p.in_span_bytes);
     };
+    // Raw rows (box_tile.hpp): the tile's elements sit sh bytes past their linear bytes.
+    const int sh = p.raw ? (in_mis + tin) & 15 : 0;
+    if (p.raw) {
+      // Item u = (r, k): the k-th aligned input chunk of run r, as it stands, to the shared chunk
+      // congruent to it (cp.async inside the input; load_chunk, zeros past its span, at its edges).
+      for (int u = tid; u < load_items; u += kBoxThreads) {
+        const int r = static_cast<int>(p.nc_in_div.div(static_cast<std::uint32_t>(u)));
+        const int k = u - r * p.nc_in;
+        if (!(o.full || packed_in_bounds(o, in_cut[r]))) continue;
+        const std::int32_t s0 = tin + in_off[r];  // the run's first byte, from in
+        const int m = (in_mis + s0) & 15;
+        if (16 * k >= m + run_bytes) continue;  // past the run's chunks
+        const std::int32_t a = s0 - m + 16 * k;
+        unsigned char* dst = tile + box_phys_as<Mode>(in_base[r] + sh - m + 16 * k);
+        if (inside) copy_chunk_async(dst, inb + a);
+        else *reinterpret_cast<uint4*>(dst) = load_chunk(inb, a, p.in_span_bytes);
+      }
+    } else {  // realigned rows: each chunk shifted into place in registers
     for (int first_u = tid; first_u < load_items; first_u += kBoxThreads * kBoxLoads) {
       uint4 lo[kBoxLoads], hi[kBoxLoads];
       int dst[kBoxLoads], mis[kBoxLoads], room[kBoxLoads];
@@ -305,6 +333,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
         }
       }
     }
+    }
     wait_chunks_async();
     __syncthreads();  // every thread has read next_origin
     if (tid == 0 && tile_id + gridDim.x < tiles) next_origin = packed_origin_of(p, tile_id + gridDim.x);
@@ -324,7 +353,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
         // run one path (step 2 above: "Converged"); runs shorter than a chunk (edge tiles) clamp.
         const int len = out_run_bytes / S;
         const int from = run_chunk_from<S>(first, len);
-        const int base = out_base[r];
+        const int base = out_base[r] + sh;
         T e[V];
         // Element i of the gather; Clamp (runs shorter than a chunk) keeps it inside the run.
         auto gather = [&](auto clamp) {
@@ -358,7 +387,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
         // and tail chunks of edge tiles element by element (the store of before the eleventh
         // session, which the converged one cost 3-6 points on boxes of long aligned runs).
         const int b0 = first / S;  // exact: pointers are aligned to the element
-        const int base = out_base[r];
+        const int base = out_base[r] + sh;
         T* c = reinterpret_cast<T*>(outb + rs + first);
         if (first >= 0 && first + 16 <= out_run_bytes) {
           T e[V];
