@@ -553,6 +553,42 @@ TEST(BoxTile, TwoDimTransposeAtEveryMisalignment) {
   }
 }
 
+// Which boxes take raw rows (box_tile.hpp): the element gather of 1- to 8-byte elements where a raw
+// layout fits; not the word gather, not 16-byte elements. Suite cases of the thirty-fifth session
+// (docs/performance.md), with each side's layout rules checked.
+TEST(BoxTile, RawRowsWhereTheElementGatherRuns) {
+  struct want {
+    xpose::permute_desc d;
+    bool raw;
+  };
+  const want cases[] = {
+      {xpose::test::pdesc({1472, 6, 22, 6, 10, 23}, {0, 2, 5, 1, 4, 3}, 1), true},  // 33.8 -> 45.0% of copy
+      {xpose::test::pdesc({736, 6, 22, 6, 10, 23}, {0, 2, 5, 1, 4, 3}, 2), true},   // 58.0 -> 84.7
+      {xpose::test::pdesc({128561, 174, 3}, {0, 2, 1}, 4), true},                   // 71.9 -> 87.0
+      {xpose::test::pdesc({298, 14, 9, 17, 15, 7}, {1, 4, 3, 0, 2, 5}, 8), true},   // 65.7 -> 77.7
+      {xpose::test::pdesc({92, 201, 168, 85}, {3, 2, 1, 0}, 1), false},             // the word gather
+      {xpose::test::pdesc({29048, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 1), false},  // 383 rows: over budget
+      {xpose::test::pdesc({683, 11, 25, 21, 17}, {4, 0, 1, 2, 3}, 16), false},      // 16-byte elements
+  };
+  for (const want& w : cases) {
+    SCOPED_TRACE(fmt::format("{} x{} B", fmt::join(w.d.extents, ","), w.d.elem_bytes));
+    box_params p;
+    const char* reason = "";
+    ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(w.d)), &p, &reason)) << reason;
+    EXPECT_EQ(p.raw != 0, w.raw);
+    if (!p.raw) continue;
+    EXPECT_FALSE(p.words);
+    EXPECT_NE(p.swizzle, kBoxWords);
+    EXPECT_EQ(p.nc_in, (p.run_in * w.d.elem_bytes + 30) / 16);  // up to 15 more bytes at each end
+    for (int r = 0; r < p.runs_in; ++r) {  // congruent to the input mod 16, and no chunk shared
+      const box_run run = box_run_of(p, true, r);
+      EXPECT_EQ((run.base - run.off * w.d.elem_bytes) % 16, 0) << "row " << r;
+      if (r + 1 < p.runs_in)
+        EXPECT_GE(box_run_of(p, true, r + 1).base - run.base, p.run_in * w.d.elem_bytes + 15) << "row " << r;
+    }
+  }
+}
+
 TEST(BoxTile, RefusesWhatItCannotRun) {
   const char* reason = "";
   box_params p;
