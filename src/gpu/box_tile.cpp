@@ -197,6 +197,36 @@ bool box_from(const problem& pr, const std::vector<int>& t, box_params* out, boo
   return true;
 }
 
+// The gather's fields from the shared pitches: the output run's fastest dim and, where may_words
+// and the layout allow it, the word gather's groups.
+void gather_fields(box_params* p, int elem_bytes, bool may_words) {
+  const int fast = p->out_order[0];
+  p->out_fast_t = p->t[fast];
+  p->out_fast_div = fast_div(static_cast<std::uint32_t>(p->out_fast_t));
+  p->out_fast_pitch = p->spitch[fast];
+  p->wide = p->out_fast_t >= 16 / elem_bytes;
+  // The word gather (box_tile.hpp): d0 outside the output run, every other box dim's shared pitch
+  // whole words, and the runs of a group equally aligned in the output.
+  p->words = 0, p->wg_n = 1, p->wg_lo = 1, p->wg_cg = 1, p->wg_t0 = 1, p->groups = p->runs_out;
+  const int d0 = p->in_order[0];
+  int pos = p->n_box;  // d0's place in the output order
+  for (int i = 0; i < p->n_box; ++i)
+    if (p->out_order[i] == d0) pos = i;
+  bool words = may_words && elem_bytes <= 2 && pos >= p->out_run_dims && pos < p->n_box &&
+               p->out_stride[d0] * elem_bytes % 16 == 0;
+  for (int i = 1; i < p->n_box; ++i) words = words && p->spitch[p->in_order[i]] % 4 == 0;
+  if (words) {
+    p->words = 1;
+    p->wg_n = 4 / elem_bytes;
+    for (int i = p->out_run_dims; i < pos; ++i) p->wg_lo *= p->t[p->out_order[i]];
+    p->wg_t0 = p->t[d0];
+    p->wg_cg = (p->wg_t0 + p->wg_n - 1) / p->wg_n;
+    p->groups = p->runs_out / p->wg_t0 * p->wg_cg;
+  }
+  p->wg_lo_div = fast_div(static_cast<std::uint32_t>(p->wg_lo));
+  p->wg_cg_div = fast_div(static_cast<std::uint32_t>(p->wg_cg));
+}
+
 // Fills the pitches and sizes for row pitch P and the swizzle; false over the budget.
 bool layout(box_params* p, int elem_bytes, int row_bytes, int swizzle) {
   p->row_bytes = row_bytes;
@@ -211,31 +241,7 @@ bool layout(box_params* p, int elem_bytes, int row_bytes, int swizzle) {
     p->spitch[d] = pitch;
     pitch *= p->t[d];
   }
-  const int fast = p->out_order[0];
-  p->out_fast_t = p->t[fast];
-  p->out_fast_div = fast_div(static_cast<std::uint32_t>(p->out_fast_t));
-  p->out_fast_pitch = p->spitch[fast];
-  p->wide = p->out_fast_t >= 16 / elem_bytes;
-  // The word gather (box_tile.hpp): d0 outside the output run, every other box dim's shared pitch
-  // whole words, and the runs of a group equally aligned in the output.
-  p->words = 0, p->wg_n = 1, p->wg_lo = 1, p->wg_cg = 1, p->wg_t0 = 1, p->groups = p->runs_out;
-  const int d0 = p->in_order[0];
-  int pos = p->n_box;  // d0's place in the output order
-  for (int i = 0; i < p->n_box; ++i)
-    if (p->out_order[i] == d0) pos = i;
-  bool words = elem_bytes <= 2 && pos >= p->out_run_dims && pos < p->n_box &&
-               p->out_stride[d0] * elem_bytes % 16 == 0;
-  for (int i = 1; i < p->n_box; ++i) words = words && p->spitch[p->in_order[i]] % 4 == 0;
-  if (words) {
-    p->words = 1;
-    p->wg_n = 4 / elem_bytes;
-    for (int i = p->out_run_dims; i < pos; ++i) p->wg_lo *= p->t[p->out_order[i]];
-    p->wg_t0 = p->t[d0];
-    p->wg_cg = (p->wg_t0 + p->wg_n - 1) / p->wg_n;
-    p->groups = p->runs_out / p->wg_t0 * p->wg_cg;
-  }
-  p->wg_lo_div = fast_div(static_cast<std::uint32_t>(p->wg_lo));
-  p->wg_cg_div = fast_div(static_cast<std::uint32_t>(p->wg_cg));
+  gather_fields(p, elem_bytes, true);
   // Rows end on a 16-byte chunk (the load phase writes whole chunks), the tile on a 128-byte line
   // (the swizzles stay inside lines).
   const int rows_bytes = (p->runs_in - 1) * row_bytes + p->nc_in * 16;
@@ -265,7 +271,6 @@ bool layout_raw(box_params* p, int elem_bytes, int extra, int swizzle) {
   p->raw = 1;
   p->swizzle = swizzle;  // plain or granules: the load copies whole 16-byte chunks
   p->vec_rows = 1;
-  p->words = 0, p->wg_n = 1, p->wg_lo = 1, p->wg_cg = 1, p->wg_t0 = 1, p->groups = p->runs_out;
   std::fill(std::begin(p->spitch), std::end(p->spitch), 0);
   const int run_bytes = p->run_in * s;
   int pitch = s, last = 0;  // last: the linear start of the last row placed so far
@@ -287,13 +292,7 @@ bool layout_raw(box_params* p, int elem_bytes, int extra, int swizzle) {
   p->nc_in = (run_bytes + 15 + 15) / 16;
   p->nc_in_div = fast_div(static_cast<std::uint32_t>(p->nc_in));
   p->row_bytes = p->runs_in > 1 ? p->spitch[p->in_order[p->in_run_dims]] : p->nc_in * 16;
-  const int fast = p->out_order[0];
-  p->out_fast_t = p->t[fast];
-  p->out_fast_div = fast_div(static_cast<std::uint32_t>(p->out_fast_t));
-  p->out_fast_pitch = p->spitch[fast];
-  p->wide = p->out_fast_t >= 16 / s;
-  p->wg_lo_div = fast_div(1u);
-  p->wg_cg_div = fast_div(1u);
+  gather_fields(p, s, false);
   // The last row's chunks end at most 15 + 16 nc_in bytes past its linear start.
   p->tile_bytes = (last + 15 + 16 * p->nc_in + 127) / 128 * 128;
   p->smem_bytes = p->tile_bytes + 4 * box_tables_of(*p).end;

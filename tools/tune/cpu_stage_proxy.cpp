@@ -18,6 +18,9 @@
 //   d64down / d64across: no buffer, blocks of 64 / S whole input lines into zmm registers and as
 //              many whole output lines streamed (AVX-512, 2- and 4-byte elements), walked down the
 //              tile's rows first or across them (a block row of 64 / S input rows left to right);
+//   overlap8:  staged, with the next tile staged in stage()'s own order (8 rows side by side) in
+//              slices between the current tile's output rows, --chunk rows at a time (lost at
+//              every grain on the Intel host, docs/cpu.md "Thirty-fifth session");
 //   t32across: d64across with the real transposition (2-byte elements only: a 32 x 32 transpose in
 //              zmm registers, transpose32_block; built into cpu_blocked it lost, docs/cpu.md);
 // and `memcpy` copies the same bytes in one piece per thread. Modes alternate rep by rep; GB/s
@@ -26,7 +29,7 @@
 // AVX-512 modes (nt512, d64down, d64across, t32across) need a CPU with AVX-512 F and BW; elsewhere
 // they are skipped and reported n/a.
 //
-//   xpose_tune_cpu_stage [--n 16384] [--elem 2] [--ti 128] [--tj 1024] [--pad 0] [--reps 5] [--threads 2]
+//   xpose_tune_cpu_stage [--n 16384] [--elem 2] [--ti 128] [--tj 1024] [--pad 0] [--chunk 8] [--reps 5] [--threads 2]
 #include <immintrin.h>
 #include <omp.h>
 
