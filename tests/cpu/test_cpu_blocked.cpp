@@ -851,6 +851,35 @@ TEST(CpuBlocked, WholeOutputRowTiles) {
     }
 }
 
+// Matrices of 4- to 16-byte elements whose output rows are contiguous and at most 512 B
+// (kWholeOutRowsWideMaxBytes): tiles of whole output rows. Odd extents, misaligned pointers, a batch,
+// 1-3 threads; a padded output, and rows of 1 KiB, keep part-row tiles.
+TEST(CpuBlocked, WholeOutputRowWideTiles) {
+  struct c {
+    transpose_desc d;
+    i64 out_offset, in_offset;
+    const char* tile;  // the plan's tile starts with it, or null: not whole output rows
+  };
+  transpose_desc batch = tdesc(128, 9000, 4);
+  batch.batch = 4;
+  transpose_desc padded = tdesc(128, 40000, 4);
+  padded.ld_out = 136;
+  const c cases[] = {
+      {tdesc(128, 40000, 4), 0, 0, "128x"}, {tdesc(128, 40000, 4), 4, 8, "128x"}, {tdesc(120, 30001, 4), 0, 0, "120x"},
+      {tdesc(64, 40000, 8), 8, 0, "64x"},   {tdesc(32, 20000, 16), 0, 16, "32x"}, {batch, 0, 4, "128x"},
+      {padded, 0, 0, nullptr},              {tdesc(256, 20000, 4), 0, 0, nullptr},
+  };
+  for (const auto& k : cases)
+    for (int threads : {1, 2, 3}) {
+      const std::string summary = check_batch(k.d, threads, k.out_offset, k.in_offset);
+      const std::string whole = std::to_string(k.d.rows) + "x";
+      if (k.tile)
+        EXPECT_NE(summary.find(std::string("; ") + k.tile), std::string::npos) << summary;
+      else
+        EXPECT_EQ(summary.find("; " + whole), std::string::npos) << summary;
+    }
+}
+
 // Plain 2-D transposes of 8- and 16-byte elements under each host's tuning: the Intel tables
 // (plain_2d_walk) walk 128 B x 1 KiB tiles in macro blocks of 8 KiB a side, the AMD ones their
 // element size's rule row-major; both must give the reference's bytes. Ragged macro blocks on both
