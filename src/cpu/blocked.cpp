@@ -199,15 +199,17 @@ constexpr i64 kShortSideTileBytes = 64 << 10;
 // 44.6, 46.2; so did f32 [16,32,1024,128] perm 0,1,3,2 (79-80 -> 71-73), hence bytes and halves only
 // (docs/cpu.md "Thirty-second session").
 constexpr i64 kWholeOutRowsMaxBytes = 2048, kWholeOutRowsCols = 16;
-// Matrices of 4- to 16-byte elements with long input rows whose output rows are contiguous and at
+// Matrices of 2- to 16-byte elements with long input rows whose output rows are contiguous and at
 // most kWholeOutRowsWideMaxBytes: tiles of whole output rows by as many input columns as the budget
 // holds, so each tile writes one contiguous block, instead of part of each output row (f32 128 x
 // 1048576 took 64 x 1024 tiles, two per output row). Intel Xeon host, 2 threads, GB/s, one run each,
 // before -> after (docs/cpu.md "Thirty-fifth session"): f32 128 x 1048576 16.8 -> 30.0, 120 x
 // 1118481 17.9 -> 31.9, 100 x 1342177 16.6 -> 31.8; f64 64 x 1048576 19.5 -> 29.8, 32 x 2097152
 // 17.8 -> 33.4; c128 32 x 1048576 21.2 -> 33.0, 24 x 2000000 20.2 -> 34.8; f32 64 x 2097152 and
-// f64 60 x 1118481 level. Rows of 1 KiB and more lost (f64 128 x 524288 25.2 -> 13.6, 256 x 262144
-// 30.0 -> 12.8, f32 512 x 262144 27.3 -> 13.2).
+// f64 60 x 1118481 level; f16 256 x 1048576 16.6 -> 21.8, 128 x 2000000 13.9 -> 24.4, 200 x
+// 1000000 13.6 -> 27.3. Rows of 1 KiB and more lost (f64 128 x 524288 25.2 -> 13.6, 256 x 262144
+// 30.0 -> 12.8, f32 512 x 262144 27.3 -> 13.2), and bytes were mixed (i8 300 x 1000000 12.1 -> 15.5,
+// 512 x 1048576 14.4 -> 12.3): halves and wider.
 constexpr i64 kWholeOutRowsWideMaxBytes = 512;
 // Narrow problems (a side of fewer than 16 elements: 3 x 40,000,000) read and write long contiguous
 // runs whatever the tile, and their kernels are cheap, so the staging pass dominates: tiles of
@@ -546,9 +548,9 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   if (e <= 2 && !n.i_chain_rank && !n.j_chain_rank && s.tj == nj && s.ti < ni && ni * e <= kWholeOutRowsMaxBytes &&
       n.j.out_stride == ni * e)
     s.ti = ni, s.tj = std::min(nj, kWholeOutRowsCols);
-  // Wider elements, output rows of at most kWholeOutRowsWideMaxBytes (contiguous): whole output
-  // rows by the budget's columns.
-  if (e >= 4 && !n.i_chain_rank && !n.j_chain_rank && s.ti < ni && ni * e <= kWholeOutRowsWideMaxBytes &&
+  // Elements of 2 bytes and more, output rows of at most kWholeOutRowsWideMaxBytes (contiguous):
+  // whole output rows by the budget's columns.
+  if (e >= 2 && !n.i_chain_rank && !n.j_chain_rank && s.ti < ni && ni * e <= kWholeOutRowsWideMaxBytes &&
       n.j.out_stride == ni * e)
     s.ti = ni, s.tj = std::min(nj, std::max<i64>(16, budget / (ni * e)));
   // Chains are taken whole; the other axis fills the budget, for an i chain at least the chain

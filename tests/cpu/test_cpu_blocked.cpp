@@ -851,7 +851,7 @@ TEST(CpuBlocked, WholeOutputRowTiles) {
     }
 }
 
-// Matrices of 4- to 16-byte elements whose output rows are contiguous and at most 512 B
+// Matrices of 2- to 16-byte elements whose output rows are contiguous and at most 512 B
 // (kWholeOutRowsWideMaxBytes): tiles of whole output rows. Odd extents, misaligned pointers, a batch,
 // 1-3 threads; a padded output, and rows of 1 KiB, keep part-row tiles.
 TEST(CpuBlocked, WholeOutputRowWideTiles) {
@@ -867,6 +867,7 @@ TEST(CpuBlocked, WholeOutputRowWideTiles) {
   const c cases[] = {
       {tdesc(128, 40000, 4), 0, 0, "128x"}, {tdesc(128, 40000, 4), 4, 8, "128x"}, {tdesc(120, 30001, 4), 0, 0, "120x"},
       {tdesc(64, 40000, 8), 8, 0, "64x"},   {tdesc(32, 20000, 16), 0, 16, "32x"}, {batch, 0, 4, "128x"},
+      {tdesc(200, 30000, 2), 2, 6, "200x"},
       {padded, 0, 0, nullptr},              {tdesc(256, 20000, 4), 0, 0, nullptr},
   };
   for (const auto& k : cases)
