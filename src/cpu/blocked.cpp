@@ -542,17 +542,16 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   // [60787,184,6] f64, [692,19,10,3,10,17] and 100000 x 32x48 f32 the same within noise.
   if (s.tj == nj && e >= 4 && elem_index(e) >= 0 && ni * nj * e <= kShortSideTileBytes) s.ti = ni;
   if (s.ti == ni) s.tj = std::min(nj, std::max(s.tj, grow / (ni * e)));
-  // Bytes and halves whose output rows are short and one contiguous run (batches of small
-  // matrices): the tile takes whole output rows and kWholeOutRowsCols input columns, so each tile's
-  // output is one block streamed by one copy (run_tiles' kContiguous).
-  if (e <= 2 && !n.i_chain_rank && !n.j_chain_rank && s.tj == nj && s.ti < ni && ni * e <= kWholeOutRowsMaxBytes &&
-      n.j.out_stride == ni * e)
-    s.ti = ni, s.tj = std::min(nj, kWholeOutRowsCols);
-  // Elements of 2 bytes and more, output rows of at most kWholeOutRowsWideMaxBytes (contiguous):
-  // whole output rows by the budget's columns.
-  if (e >= 2 && !n.i_chain_rank && !n.j_chain_rank && s.ti < ni && ni * e <= kWholeOutRowsWideMaxBytes &&
-      n.j.out_stride == ni * e)
-    s.ti = ni, s.tj = std::min(nj, std::max<i64>(16, budget / (ni * e)));
+  // Output rows that are short and one contiguous run: the tile takes whole output rows, so each
+  // tile's output is one block streamed by one copy (run_tiles' kContiguous). Bytes and halves with
+  // short input rows too (batches of small matrices) by kWholeOutRowsCols input columns; else
+  // halves and wider, rows of at most kWholeOutRowsWideMaxBytes, by the budget's columns.
+  if (!n.i_chain_rank && !n.j_chain_rank && s.ti < ni && n.j.out_stride == ni * e) {
+    if (e <= 2 && s.tj == nj && ni * e <= kWholeOutRowsMaxBytes)
+      s.ti = ni, s.tj = std::min(nj, kWholeOutRowsCols);
+    else if (e >= 2 && ni * e <= kWholeOutRowsWideMaxBytes)
+      s.ti = ni, s.tj = std::min(nj, std::max<i64>(16, budget / (ni * e)));
+  }
   // Chains are taken whole; the other axis fills the budget, for an i chain at least the chain
   // tile cap (kMaxChainTileBytes, 128 KiB; 64 KiB until the fifteenth session): with the 16 KiB
   // budget of the few-rows rule the

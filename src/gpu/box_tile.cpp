@@ -473,6 +473,22 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
   return total;
 }
 
+// The layout of `base` with the fewest shared-memory wavefronts (box_wavefronts; the first of equals,
+// so the smaller tile): lay(q, k, swizzle) lays q out for step k = 0 .. steps - 1 under each swizzle,
+// false when that step and all later ones do not fit. False if none fits.
+template <class Lay>
+bool fewest_wavefronts(const box_params& base, int elem_bytes, int steps, box_params* out, Lay lay) {
+  std::int64_t fewest = -1;
+  for (int swz : {kBoxPlain, kBoxGranules, kBoxWords})
+    for (int k = 0; k < steps; ++k) {
+      box_params q = base;
+      if (!lay(&q, k, swz)) break;
+      const std::int64_t w = box_wavefronts(q, elem_bytes);
+      if (fewest < 0 || w < fewest) fewest = w, *out = q;
+    }
+  return fewest >= 0;
+}
+
 // The best-scoring box whose growth aims at `target` bytes (grow), in its layout of fewest
 // wavefronts; false if none fits the shared-memory budget.
 bool pick_box(const problem& pr, int target, box_params* chosen) {
@@ -507,17 +523,9 @@ bool pick_box(const problem& pr, int target, box_params* chosen) {
   // and with every swizzle the element allows; fewest wavefronts, then the smaller tile.
   const int step = std::max(4, s);
   const int min_row = (best.run_in * s + step - 1) / step * step;
-  std::int64_t fewest = -1;
-  for (int swz : {kBoxPlain, kBoxGranules, kBoxWords}) {
-    if (swz == kBoxWords && s > 4) continue;
-    for (int k = 0; k < 16; ++k) {
-      box_params q = best;
-      if (!layout(&q, s, min_row + step * k, swz)) break;
-      const std::int64_t w = box_wavefronts(q, s);
-      if (fewest < 0 || w < fewest) fewest = w, *chosen = q;
-    }
-  }
-  return fewest >= 0;
+  return fewest_wavefronts(best, s, 16, chosen, [&](box_params* q, int k, int swz) {
+    return (swz != kBoxWords || s <= 4) && layout(q, s, min_row + step * k, swz);
+  });
 }
 
 bool box_plan(const problem& pr, box_params* out, const char** reason) {
@@ -557,18 +565,12 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
     chosen = larger;
   // Raw rows where the element gather runs (box_tile.hpp), for the box chosen above: 0..7 chunks of
   // extra room for the rows, plain or granules swizzled; fewest wavefronts, then the smaller tile.
-  if (!chosen.words && s <= kBoxRawMaxElem) {
-    std::int64_t fewest = -1;
-    box_params raw;
-    for (int swz : {kBoxPlain, kBoxGranules})
-      for (int extra = 0; extra < 8; ++extra) {
-        box_params q = chosen;
-        if (!layout_raw(&q, s, extra, swz)) break;
-        const std::int64_t w = box_wavefronts(q, s);
-        if (fewest < 0 || w < fewest) fewest = w, raw = q;
-      }
-    if (fewest >= 0) chosen = raw;
-  }
+  box_params raw;
+  if (!chosen.words && s <= kBoxRawMaxElem &&
+      fewest_wavefronts(chosen, s, 8, &raw, [&](box_params* q, int extra, int swz) {
+        return swz != kBoxWords && layout_raw(q, s, extra, swz);
+      }))
+    chosen = raw;
   chosen.in_span_bytes = static_cast<std::int32_t>(span * s);
   std::int64_t max_in = 0;
   for (int k = 0; k < pr.rank; ++k) max_in += (chosen.t[k] - 1) * pr.dims[k].in_stride;
