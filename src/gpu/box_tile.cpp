@@ -197,6 +197,15 @@ bool box_from(const problem& pr, const std::vector<int>& t, box_params* out, boo
   return true;
 }
 
+// The word gather runs for elements up to this size (box_tile.hpp). For halves the element gather
+// of raw rows beats it: H200, the f16 suite's seven word-gather boxes, three alternating rounds each,
+// word gather -> element gather (raw rows where they fit): [8,8,8,8,8,8,16,32] reversal 75.6 ->
+// 82.1% of copy, [806,7,6,9,22,10,2] 62.3 -> 66.4, [132,12,6,2,15,18,13,2] 56.1 -> 59.2,
+// [14524,22,5,2,7,6] 51.5 -> 54.2, the other three +1.0 to +1.8; for bytes the word gather keeps its
+// lead ([24,18,22,13,3,14,2,24] 65.8 against 50.9, [92,201,168,85] 43.4 against 40.5;
+// results/box-words-f16-ab-2026-12-03.json, thirty-sixth session).
+constexpr int kWordGatherMaxElem = 1;
+
 // The gather's fields from the shared pitches: the output run's fastest dim and, where may_words
 // and the layout allow it, the word gather's groups.
 void gather_fields(box_params* p, int elem_bytes, bool may_words) {
@@ -212,7 +221,7 @@ void gather_fields(box_params* p, int elem_bytes, bool may_words) {
   int pos = p->n_box;  // d0's place in the output order
   for (int i = 0; i < p->n_box; ++i)
     if (p->out_order[i] == d0) pos = i;
-  bool words = may_words && elem_bytes <= 2 && pos >= p->out_run_dims && pos < p->n_box &&
+  bool words = may_words && elem_bytes <= kWordGatherMaxElem && pos >= p->out_run_dims && pos < p->n_box &&
                p->out_stride[d0] * elem_bytes % 16 == 0;
   for (int i = 1; i < p->n_box; ++i) words = words && p->spitch[p->in_order[i]] % 4 == 0;
   if (words) {
@@ -528,6 +537,43 @@ bool pick_box(const problem& pr, int target, box_params* chosen) {
   });
 }
 
+// The raw layout with the fewest wavefronts for box p (0..7 chunks of extra room for the rows,
+// plain or granules swizzled; then the smaller tile); false if none fits the budget.
+bool raw_layout(const box_params& p, int elem_bytes, box_params* out) {
+  return fewest_wavefronts(p, elem_bytes, 8, out, [&](box_params* q, int extra, int swz) {
+    return swz != kBoxWords && layout_raw(q, elem_bytes, extra, swz);
+  });
+}
+
+// A box the element gather runs whose raw layout does not fit: raw rows take up to 30 bytes more
+// per input row and a table of row starts, and a box of many short rows overflows the budget. The
+// largest box with fewer rows, one dim outside the input run cut to 15/16 .. 1/2 of its extent in
+// the box (in balanced pieces), the runs and the output's alignment kept, whose raw layout fits;
+// false if there is none. H200, the five suite boxes it changed, three alternating rounds each
+// (results/box-shrink-raw-ab-2026-12-03.json, thirty-sixth session), % of copy: i8
+// [24,7,19,17,3,14,21,5] 38.1 -> 45.2, [29048,22,5,2,7,6] 34.9 -> 41.6, [2172,20,11,11,17,3] 35.3 ->
+// 38.4, f16 [1384,19,10,3,10,17] 46.0 -> 48.1; one lost, i8 [372,25,19,14,18,6] 52.9 -> 49.1 (its
+// output runs 600 -> 450 B).
+bool shrink_for_raw(const problem& pr, const box_params& p, box_params* out) {
+  const int s = pr.elem_bytes;
+  int best = 0;
+  for (int i = p.in_run_dims; i < p.n_box; ++i) {
+    const int d = p.in_order[i];
+    for (int k = 15; k >= 8; --k) {
+      std::vector<int> u(p.t, p.t + pr.rank);
+      const int want = std::max(1, p.t[d] * k / 16), pieces = (p.ext[d] + want - 1) / want;
+      u[d] = (p.ext[d] + pieces - 1) / pieces;
+      box_params q, r;
+      if (u[d] >= p.t[d] || !box_from(pr, u, &q) || q.volume <= best || q.in_run_dims != p.in_run_dims ||
+          q.out_run_dims != p.out_run_dims || q.out_aligned < p.out_aligned || !layout(&q, s, q.nc_in * 16, kBoxPlain) || q.words ||
+          !raw_layout(q, s, &r))
+        continue;
+      best = q.volume, *out = r;
+    }
+  }
+  return best > 0;
+}
+
 bool box_plan(const problem& pr, box_params* out, const char** reason) {
   const int s = pr.elem_bytes;
   if (pr.rank < 2) {
@@ -567,9 +613,7 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
   // extra room for the rows, plain or granules swizzled; fewest wavefronts, then the smaller tile.
   box_params raw;
   if (!chosen.words && s <= kBoxRawMaxElem &&
-      fewest_wavefronts(chosen, s, 8, &raw, [&](box_params* q, int extra, int swz) {
-        return swz != kBoxWords && layout_raw(q, s, extra, swz);
-      }))
+      (raw_layout(chosen, s, &raw) || shrink_for_raw(pr, chosen, &raw)))
     chosen = raw;
   chosen.in_span_bytes = static_cast<std::int32_t>(span * s);
   std::int64_t max_in = 0;

@@ -50,13 +50,14 @@
 // 15 more bytes at each end and a table of its starts (in_base, after gtab). No word gather: its
 // shared words would need sh to be a multiple of 4.
 //
-// The word gather (elements of 1 and 2 bytes). The gather above moves one element per shared load,
+// The word gather (1-byte elements; it ran halves too until raw rows made their element gather the
+// faster, box_tile.cpp kWordGatherMaxElem). The gather above moves one element per shared load,
 // which made the kernel issue-bound for bytes (about 8 of its 16 instructions per byte). Where the
 // input's fastest box dim d0 is not in the output run, the 4 / s elements of a shared word at
 // c_d0 = G g .. G g + G - 1 (G = 4 / s) belong to G output runs, at the same place in each. So a
 // thread takes a *group* of G runs (runs o, o + so, ..., so their index stride along d0) and the
 // same chunk of each: it loads V words instead of V elements, transposes them in registers (byte
-// or half permutes) and stores G chunks. It needs every shared word to hold elements of one group
+// permutes) and stores G chunks. It needs every shared word to hold elements of one group
 // at one place: every box dim but d0 has a shared pitch that is a multiple of 4 bytes (d0 alone in
 // the input run, or t_d0 s a multiple of 4), and the G runs' chunks start at the same alignment
 // (out_stride_d0 s a multiple of 16).

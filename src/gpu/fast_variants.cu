@@ -200,10 +200,8 @@ status run_permute_runs(const plan_data& pd, const void* in, void* out, CUstream
 // permute_box: 5 blocks of 256 threads per SM (48 registers with kBoxLoads = 2, no spills; shared
 // memory of 44 KiB at most allows 5). Measured against 4 and 6: box_tile.hpp, kBoxLoads.
 inline constexpr int kBoxMinBlocks = 5;
-// The word gather holds V gathered words and 4 / S chunks: for bytes at 48 registers (5 blocks) it
-// spilled 40-48 bytes of stack; 4 blocks give it 64. Its converged form (box_store_converged) too:
-// for halves it spilled 40 bytes at 48 registers, and at 5 blocks it ran 1-5 points slower than at
-// 4 on the f16 suite (H200, seventeenth session).
+// The word gather (bytes) holds 16 gathered words and 4 chunks: at 48 registers (5 blocks) it
+// spilled 40-48 bytes of stack; 4 blocks give it 64 (H200, seventeenth session).
 inline constexpr int kBoxWordsMinBlocks = 4;
 
 status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
@@ -223,18 +221,17 @@ status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_
     // tail chunks, whole chunks where every run is whole aligned chunks.
     const int out_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) & 15);
     const bool converged = box_store_converged(*p, sizeof(T), out_mis);
-    if constexpr (sizeof(T) <= 2) {  // the word gather (box_tile.hpp), for elements of 1 and 2 bytes
+    if constexpr (sizeof(T) == 1) {  // the word gather (box_tile.hpp), for 1-byte elements
       auto words = [&]<bool Converged>() -> status {
-        constexpr int blocks = sizeof(T) == 1 || Converged ? kBoxWordsMinBlocks : kBoxMinBlocks;
         switch (p->swizzle) {
-          case kBoxGranules: return launch(permute_box_kernel<T, kBoxGranules, blocks, true, Converged>);
-          case kBoxWords: return launch(permute_box_kernel<T, kBoxWords, blocks, true, Converged>);
-          default: return launch(permute_box_kernel<T, kBoxPlain, blocks, true, Converged>);
+          case kBoxGranules: return launch(permute_box_kernel<T, kBoxGranules, kBoxWordsMinBlocks, true, Converged>);
+          case kBoxWords: return launch(permute_box_kernel<T, kBoxWords, kBoxWordsMinBlocks, true, Converged>);
+          default: return launch(permute_box_kernel<T, kBoxPlain, kBoxWordsMinBlocks, true, Converged>);
         }
       };
       if (p->words) return converged ? words.template operator()<true>() : words.template operator()<false>();
     }
-    if (p->words) return status::kVariantNotApplicable;  // box_plan keeps the word gather to 1- and 2-byte elements
+    if (p->words) return status::kVariantNotApplicable;  // box_plan keeps the word gather to 1-byte elements
     auto elements = [&]<bool Converged>() -> status {
       switch (p->swizzle) {
         case kBoxGranules: return launch(permute_box_kernel<T, kBoxGranules, kBoxMinBlocks, false, Converged>);

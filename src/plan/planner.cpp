@@ -134,14 +134,19 @@ bool rows_beat_boxes(const plan_data& pd) {
 }
 
 // permute_box ahead of the kernel auto would otherwise run, for 1- and 2-byte elements, where that
-// kernel is permute_packed with boxes under 4 KiB, permute_runs (1-byte elements) or the classic
+// kernel is permute_packed with boxes under 4 KiB, permute_runs or the classic
 // tile. H200 2026-11-30, suite (docs/performance.md "permute_box"), % of copy, that kernel vs
 // permute_box:
 //   packed boxes under 4 KiB, i8: 6.9 -> 42.6, 7.3 -> 35.4, 8.2 -> 43.0, 11.3 -> 27.9, 11.7 ->
 //   51.3, 12.0 -> 29.9, 16.1 -> 27.9, 24.6 -> 50.4 (21 cases, none lost by more than 0.5); f16
 //   13.9 -> 52.1, 21.3 -> 54.5, 22.7 -> 57.2, 33.3 -> 47.7 (16 cases; one lost, 51.9 -> 50.9);
 //   permute_runs, i8: 16.4 -> 32.6, 31.9 -> 44.7, 16.1 -> 19.5 (six won, one lost: 37.2 -> 29.8);
-//   f16 lost six of eight (63.3 -> 43.6), so it keeps permute_runs;
+//   f16 lost six of eight (63.3 -> 43.6), so it kept permute_runs until raw rows (thirty-sixth
+//   session, H200, the f16 suite's nine permute_runs cases, three rounds, runs -> box,
+//   results/box-vs-runs-f16-2026-12-03.json): [12,7,19,17,3,14,21,5] 42.6 -> 56.1,
+//   [18,12,16,22,10,23,7] 47.7 -> 71.3, [1634,8,6,18,19,5] 53.3 -> 81.8, [46,201,168,85] 45.6 ->
+//   48.2, [4128,25,20,13,5] 62.9 -> 65.9; lost [388,12,21,3,8,19,3] 50.8 -> 46.0,
+//   [78,78,144,150] 65.0 -> 62.7 (the word gather then), two by about a point; so f16 too;
 //   tiled: i8 21.6 -> 48.7, 17.5 -> 28.2; f16 33.8 -> 48.6, 41.3 -> 43.0.
 // Not taken: packed boxes of 4 KiB and more (the reversals and layouts whose packed boxes move
 // 16-byte vectors: i8 86.6 -> 52.6, 68.9 -> 58.3, f16 90.8 -> 68.1; a few won, i8 [1516,23,10,12,8,
@@ -151,7 +156,7 @@ bool rows_beat_boxes(const plan_data& pd) {
 // all at i8, Nsight Compute), so 4- to 16-byte elements were not measured against it.
 constexpr const char* kBoxReason =
     "1- or 2-byte permutation whose boxes elsewhere are small: boxes with runs of 128 B and more both ways, "
-    "16-byte chunks both ways, f16 and byte groups gathered as words where the layout allows (H200 suites, "
+    "16-byte chunks both ways, byte groups gathered as words where the layout allows (H200 suites, "
     "ninth session: the 31 i8 cases it takes at 19-58% of copy, were 7-37% before it; 30 f16 cases at 43-75%, "
     "were 14-63%)";
 
@@ -176,8 +181,9 @@ constexpr const char* kBoxReason =
 //   15 KiB kept packed: [243148,184,6] 74.8 vs 51.7);
 //   skew_tile filling under 40% of its tiles: i8 [156,78,144,150] perm 3,1,0,2 (144 x 150 matrices in
 //   128 x 128 tiles, 33%) 17.9 -> 65.5. From 40% to 75% permute_runs goes first (auto_candidates):
-//   f16 [78,78,144,150] (59%) 45.2 -> 65.9 with runs, 59.7 with box; for bytes box_beats then puts
-//   permute_box ahead of runs, as before (i8 [92,201,168,85] reversal, 48%: 19.6 -> 23.9, runs 24.7).
+//   f16 [78,78,144,150] (59%) 45.2 -> 65.9 with runs, 59.7 with box; box_beats then puts permute_box
+//   ahead of runs, as before for bytes (i8 [92,201,168,85] reversal, 48%: 19.6 -> 23.9, runs 24.7)
+//   and since raw rows for halves too (above).
 //   fast_tile filling under 3/4 of its tiles: f16 [32,16,16,16,16,64] reversal (32 x 64 matrices in
 //   64 x 64 tiles, 50%) 49.5 -> 72.2 (the ninth session's by-name run: 51.8 -> 72.2); no other suite
 //   case of 1 or 2 bytes runs fast_tile under 3/4 full.
@@ -453,7 +459,7 @@ bool box_beats(const plan_data& pd, std::string_view chosen) {
   // Batches only: the rules' cases are batches, single small matrices were not measured.
   if (chosen == "skew_tile" && pd.has_matrix && pd.mat.batch > 1) return skew_fill(pd) < kSkewLowFill;
   if (chosen == "fast_tile" && pd.has_matrix && pd.mat.batch > 1) return fast_fill(pd) < kFastLowFill;
-  return (chosen == "permute_runs" && s == 1) || (chosen == "tiled" && !tiled_small_wins(pd));
+  return chosen == "permute_runs" || (chosen == "tiled" && !tiled_small_wins(pd));
 }
 
 std::vector<candidate> auto_candidates(const plan_data& pd) {

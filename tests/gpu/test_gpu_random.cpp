@@ -543,9 +543,10 @@ TEST(GpuRandom, RowCopies) {
 
 // permute_box (which realigns every run) on 2-D transposes at any alignment, random permutations
 // and row copies: 750 cases.
-// Permutations in permute_box's word gather domain (as BoxTile.WordGatherRandomPermutations): 1-
-// and 2-byte elements, the input's fastest dim not the output's, the output's fastest extent a
-// multiple of 16 / s (or under a chunk, the next one a multiple), pointers at any element offset.
+// Permutations in the word gather's domain as it was for 1- and 2-byte elements (the input's
+// fastest dim not the output's, the output's fastest extent a multiple of 16 / s, or under a chunk
+// and the next one a multiple), pointers at any element offset. The word gather runs the bytes
+// (box_tile.cpp, kWordGatherMaxElem); the halves take the element gather, raw rows mostly.
 void random_word_gathers(const std::string& variant, int cases, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
@@ -583,7 +584,7 @@ void random_word_gathers(const std::string& variant, int cases, std::uint64_t se
                        << " perm " << fmt::format("{}", fmt::join(d.perm, ",")) << " elem " << eb << " offsets "
                        << in_off << "/" << out_off << (p.words ? " (word gather)" : "");
   }
-  EXPECT_GT(gathered, cases / 8);  // 62 of 400 when written
+  EXPECT_GT(gathered, cases / 16);  // 62 of 400 when written, 36 since halves left the word gather
   // Both forms of the word store (box_store_converged).
   EXPECT_GT(whole, cases / 50);
   EXPECT_GT(gathered - whole, cases / 50);

@@ -359,6 +359,7 @@ TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
     wide += p.wide;
     narrow += !p.wide;
     word_gather += p.words;
+    if (eb > 1) EXPECT_FALSE(p.words) << "the word gather runs bytes only (kWordGatherMaxElem)";
     exact_chunks += p.out_aligned && out_mis == 0;
     whole_form += !p.words && !box_store_converged(p, eb, out_mis * eb);
     raw += p.raw;
@@ -370,7 +371,9 @@ TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
   EXPECT_GT(strided, 50);
   EXPECT_GT(row_copies, 50);
   EXPECT_GT(swizzled, 15);
-  EXPECT_GT(words, 15);
+  // The word swizzle: word-gather boxes (WordGatherRandomPermutations has many more) and the
+  // element gather's boxes that no raw layout fits, even shrunk (shrink_for_raw).
+  EXPECT_GT(words, 1);
   EXPECT_GT(wide, 50);
   EXPECT_GT(narrow, 50);
   EXPECT_GT(word_gather, 2);  // most of its cases are in WordGatherRandomPermutations
@@ -383,7 +386,7 @@ TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
   EXPECT_GT(element_converged_items - converged_before, 10000);
 }
 
-// The word gather's domain (box_tile.hpp): 1- and 2-byte elements whose input-fastest dim is not
+// The word gather's domain (box_tile.hpp): 1-byte elements whose input-fastest dim is not
 // the output's fastest and whose output dims past it make whole 16-byte strides (the output's
 // fastest extent a multiple of 16 / s). The input's fastest extent is any (groups of fewer runs at
 // its end where it is odd).
@@ -394,7 +397,7 @@ TEST(BoxTile, WordGatherRandomPermutations) {
   for (int c = 0; c < 600; ++c) {
     const int rank = 2 + static_cast<int>(rng() % 4);
     xpose::permute_desc d;
-    d.elem_bytes = 1 + static_cast<int>(rng() % 2);
+    d.elem_bytes = 1;
     d.perm.resize(rank);
     for (int k = 0; k < rank; ++k) d.perm[k] = k;
     do std::shuffle(d.perm.begin(), d.perm.end(), rng);
@@ -438,8 +441,8 @@ TEST(BoxTile, WordGatherRandomPermutations) {
   // The planner takes the word gather's box in a fifth to a quarter of these (it depends on
   // kWordGatherGain):
   // elsewhere a box whose output run includes d0 scored higher.
-  EXPECT_EQ(planned, 600);
-  EXPECT_GT(gathered, 100);
+  EXPECT_GT(planned, 590);  // a few exceed the element count
+  EXPECT_GT(gathered, 80);
   EXPECT_GT(partial, 5);
   EXPECT_GT(wide, 60);
   EXPECT_GT(narrow, 8);
@@ -567,7 +570,8 @@ TEST(BoxTile, RawRowsWhereTheElementGatherRuns) {
       {xpose::test::pdesc({128561, 174, 3}, {0, 2, 1}, 4), true},                   // 71.9 -> 87.0
       {xpose::test::pdesc({298, 14, 9, 17, 15, 7}, {1, 4, 3, 0, 2, 5}, 8), true},   // 65.7 -> 77.7
       {xpose::test::pdesc({92, 201, 168, 85}, {3, 2, 1, 0}, 1), false},             // the word gather
-      {xpose::test::pdesc({29048, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 1), false},  // 383 rows: over budget
+      {xpose::test::pdesc({29048, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 1), true},   // shrunk: 34.9 -> 41.6
+      {xpose::test::pdesc({32, 16, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}, 2), true},  // was the word gather
       {xpose::test::pdesc({683, 11, 25, 21, 17}, {4, 0, 1, 2, 3}, 16), false},      // 16-byte elements
   };
   for (const want& w : cases) {
@@ -586,6 +590,34 @@ TEST(BoxTile, RawRowsWhereTheElementGatherRuns) {
       if (r + 1 < p.runs_in)
         EXPECT_GE(box_run_of(p, true, r + 1).base - run.base, p.run_in * w.d.elem_bytes + 15) << "row " << r;
     }
+  }
+}
+
+// Boxes of many short input rows whose raw layout overflows the budget take fewer rows
+// (shrink_for_raw): the suite's five such boxes (thirty-sixth session) take raw rows with their
+// input runs whole, a box of at least 16 KiB. (RandomPermutationsMoveEveryElementOnce emulates
+// raw boxes; these tensors are too large to emulate here.)
+TEST(BoxTile, ShrinksBoxesWhoseRawRowsDoNotFit) {
+  struct want {
+    xpose::permute_desc d;
+    int run_in_bytes;
+  };
+  const want cases[] = {
+      {xpose::test::pdesc({29048, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 1), 84},
+      {xpose::test::pdesc({2172, 20, 11, 11, 17, 3}, {2, 4, 3, 1, 5, 0}, 1), 204},
+      {xpose::test::pdesc({24, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 1), 1470},
+      {xpose::test::pdesc({372, 25, 19, 14, 18, 6}, {2, 3, 4, 0, 5, 1}, 1), 384},
+      {xpose::test::pdesc({1384, 19, 10, 3, 10, 17}, {5, 4, 1, 2, 3, 0}, 2), 170},
+  };
+  for (const want& w : cases) {
+    SCOPED_TRACE(fmt::format("{} x{} B", fmt::join(w.d.extents, ","), w.d.elem_bytes));
+    box_params p;
+    const char* reason = "";
+    ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(w.d)), &p, &reason)) << reason;
+    EXPECT_TRUE(p.raw);
+    EXPECT_EQ(p.run_in * w.d.elem_bytes, w.run_in_bytes);
+    EXPECT_GE(p.volume * w.d.elem_bytes, 16 * 1024);
+    EXPECT_LE(p.smem_bytes, kBoxMaxSmem);
   }
 }
 

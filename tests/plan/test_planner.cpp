@@ -548,7 +548,7 @@ TEST_F(GpuPlanner, RowCopiesGoToPermuteRowsWhereItWon) {
 }
 
 // permute_box goes ahead of the kernel auto would run for 1- and 2-byte elements where that is
-// permute_packed with boxes under 4 KiB, permute_runs (1-byte elements) or the classic tile
+// permute_packed with boxes under 4 KiB, permute_runs or the classic tile
 // (planner.cpp, box_beats); elsewhere the kernels it lost to keep their cases.
 TEST_F(GpuPlanner, BoxWhereItWon) {
   expect_auto_picks({
@@ -558,7 +558,7 @@ TEST_F(GpuPlanner, BoxWhereItWon) {
       {{3268, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 1, "permute_box"},               // runs, bytes
       {{548, 108, 82, 55}, {3, 2, 0, 1}, 1, "permute_box"},                          // tiled
       {{1634, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 4, "permute_runs"},              // 4-byte elements
-      {{4128, 25, 20, 13, 5}, {3, 4, 1, 0, 2}, 2, "permute_runs"},                   // f16 kept runs
+      {{4128, 25, 20, 13, 5}, {3, 4, 1, 0, 2}, 2, "permute_box"},                    // runs, f16 (raw rows)
       {{256, 64, 128, 128}, {3, 2, 1, 0}, 1, "fast_tile"},  // packed box of 16 KiB; fast_tile first (thirteenth session)
       {{2404, 53, 54, 39}, {1, 0, 2, 3}, 1, "permute_rows"},                         // long rows
       {{925638, 29, 5}, {1, 0, 2}, 2, "permute_box"},                                // 10-byte rows
@@ -583,7 +583,7 @@ TEST_F(GpuPlanner, BoxWhereItWon) {
       {{243148, 184, 6}, {0, 2, 1}, 1, "permute_packed"},                          // runs of 15 KiB: kept
       {{156, 78, 144, 150}, {3, 1, 0, 2}, 1, "permute_box"},                       // skew tiles 33% full
       {{92, 201, 168, 85}, {3, 2, 1, 0}, 1, "permute_box"},  // 48%: permute_runs first, then box_beats
-      {{78, 78, 144, 150}, {3, 1, 0, 2}, 2, "permute_runs"},  // f16, 59% of skew_tile's tiles
+      {{78, 78, 144, 150}, {3, 1, 0, 2}, 2, "permute_box"},  // f16, 59%: permute_runs first, then box_beats
       {{180, 163, 56, 81}, {2, 3, 1, 0}, 2, "skew_tile"},     // 360 x 4536 matrices, 94%: kept
       {{32, 16, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}, 2, "permute_box"},  // fast_tile's tiles 50% full
       {{64, 32, 32, 32, 64}, {4, 3, 2, 1, 0}, 2, "fast_tile"},           // 100%: kept

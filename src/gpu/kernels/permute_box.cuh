@@ -52,7 +52,7 @@
 //      boxes), so the kernel has both forms, picked per launch (template Converged,
 //      box_store_converged): whole chunks take the vector path and edge tiles' head and tail
 //      chunks an element path of their own.
-//      With the word gather (p.words, 1- and 2-byte elements: box_store_words), item u =
+//      With the word gather (p.words, 1-byte elements: box_store_words), item u =
 //      (g, j) is chunk j of a group of 4 / s runs, gathered as words, in the same two forms.
 //
 // What limits it (H200, Nsight Compute, 2026-11-30, [2048,256,512] perm 2,1,0 i8 at 45-59% of
@@ -91,28 +91,22 @@ __device__ __forceinline__ int box_phys_as(int L) {
 }
 
 // The word gather's register transpose: w[i] holds element i of the group's G = 4 / S runs (run t's
-// in bytes S t .. S t + S - 1); r[t] becomes run t's 16 bytes.
+// in bytes S t .. S t + S - 1); r[t] becomes run t's 16 bytes. Bytes only: box_tile.cpp's
+// kWordGatherMaxElem says why halves take the element gather.
 template <int S>
 __device__ __forceinline__ void box_words_to_runs(const std::uint32_t (&w)[16 / S], uint4 (&r)[4 / S]) {
+  static_assert(S == 1, "the word gather runs 1-byte elements (box_tile.cpp, kWordGatherMaxElem)");
   std::uint32_t q[4][4];
-  if constexpr (S == 1) {
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {  // a 4 x 4 byte transpose of w[4k .. 4k + 3]
-      const std::uint32_t a = __byte_perm(w[4 * k], w[4 * k + 1], 0x5140), b = __byte_perm(w[4 * k], w[4 * k + 1], 0x7362);
-      const std::uint32_t c = __byte_perm(w[4 * k + 2], w[4 * k + 3], 0x5140),
-                          d = __byte_perm(w[4 * k + 2], w[4 * k + 3], 0x7362);
-      q[0][k] = __byte_perm(a, c, 0x5410), q[1][k] = __byte_perm(a, c, 0x7632);
-      q[2][k] = __byte_perm(b, d, 0x5410), q[3][k] = __byte_perm(b, d, 0x7632);
-    }
-  } else {
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {  // halves 0 and 1 of w[2k], w[2k + 1]
-      q[0][k] = __byte_perm(w[2 * k], w[2 * k + 1], 0x5410);
-      q[1][k] = __byte_perm(w[2 * k], w[2 * k + 1], 0x7632);
-    }
+  for (int k = 0; k < 4; ++k) {  // a 4 x 4 byte transpose of w[4k .. 4k + 3]
+    const std::uint32_t a = __byte_perm(w[4 * k], w[4 * k + 1], 0x5140), b = __byte_perm(w[4 * k], w[4 * k + 1], 0x7362);
+    const std::uint32_t c = __byte_perm(w[4 * k + 2], w[4 * k + 3], 0x5140),
+                        d = __byte_perm(w[4 * k + 2], w[4 * k + 3], 0x7362);
+    q[0][k] = __byte_perm(a, c, 0x5410), q[1][k] = __byte_perm(a, c, 0x7632);
+    q[2][k] = __byte_perm(b, d, 0x5410), q[3][k] = __byte_perm(b, d, 0x7632);
   }
 #pragma unroll
-  for (int t = 0; t < 4 / S; ++t) r[t] = make_uint4(q[t][0], q[t][1], q[t][2], q[t][3]);
+  for (int t = 0; t < 4; ++t) r[t] = make_uint4(q[t][0], q[t][1], q[t][2], q[t][3]);
 }
 
 // The store phase with the word gather (box_tile.hpp): item u = (g, j) is chunk j of group g's
@@ -126,8 +120,8 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
                                                 const std::int32_t* out_base, const packed_origin& o,
                                                 unsigned char* outb, std::int64_t tout, int out_mis, int out_run_bytes) {
   constexpr int S = sizeof(T), V = 16 / S, G = 4 / S;
-  // box_out_chunks, its divisor read from the parameters at each use, to spare registers (the f16
-  // kernel, at 48, spills one word: a store and a load per tile).
+  // box_out_chunks, its divisor read from the parameters at each use, to spare registers (when the
+  // word gather also ran halves, their kernel spilled one word at 48: a store and a load per tile).
   const bool exact = box_out_exact(p, out_mis);
   const int nc = exact ? p.nc_out_aligned : p.nc_out;
   const int items = p.groups * nc;
