@@ -565,8 +565,8 @@ bool shrink_for_raw(const problem& pr, const box_params& p, box_params* out) {
       u[d] = (p.ext[d] + pieces - 1) / pieces;
       box_params q, r;
       if (u[d] >= p.t[d] || !box_from(pr, u, &q) || q.volume <= best || q.in_run_dims != p.in_run_dims ||
-          q.out_run_dims != p.out_run_dims || q.out_aligned < p.out_aligned || !layout(&q, s, q.nc_in * 16, kBoxPlain) || q.words ||
-          !raw_layout(q, s, &r))
+          q.out_run_dims != p.out_run_dims || q.out_aligned < p.out_aligned ||
+          !layout(&q, s, q.nc_in * 16, kBoxPlain) || q.words || !raw_layout(q, s, &r))
         continue;
       best = q.volume, *out = r;
     }

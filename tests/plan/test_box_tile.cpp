@@ -438,9 +438,8 @@ TEST(BoxTile, WordGatherRandomPermutations) {
     whole_form += p.words && !box_store_converged(p, eb, out_mis * eb);
   }
   EXPECT_GT(planned, 150);
-  // The planner takes the word gather's box in a fifth to a quarter of these (it depends on
-  // kWordGatherGain):
-  // elsewhere a box whose output run includes d0 scored higher.
+  // The planner takes the word gather's box in about a sixth of these (it depends on
+  // kWordGatherGain): elsewhere a box whose output run includes d0 scored higher.
   EXPECT_GT(planned, 590);  // a few exceed the element count
   EXPECT_GT(gathered, 80);
   EXPECT_GT(partial, 5);
