@@ -68,6 +68,21 @@ constexpr tile_rule kRule16{128, 1024, 32 << 10};
 // noise (docs/cpu.md "Fourth round").
 constexpr i64 kFoldedOutRow = 256;
 constexpr i64 kFoldedInRow = 1024;
+// Row copies whose rows (kMinRowBytes up to kShortRowMaxBytes) fan out, consecutive input rows
+// going to different output runs of at least kShortRowTileRun bytes, take tiles of folded rows
+// instead (make_nest): each tile one output run's kShortRowTileRun bytes, gathered from input rows far apart (choose_tiles), the
+// next tile the neighbouring run's (tasks walk j fastest), whose input rows continue the lines
+// just read. Walked as rows, each row's head and tail lines were ordinary stores beside the
+// streamed ones, and with rows of 304-880 B the copy ran 22-28 GB/s. Intel Xeon host, 2 threads,
+// GB/s, one run per shape (docs/cpu.md "Thirty-sixth session"), rows -> tiles of 1 x 4 KiB: c128
+// [1393,15,13,13,19] perm 3,0,1,2,4 (304 B) 22.3 -> 36.4, [22974,127,23] perm 1,0,2 (368 B) 23.0 ->
+// 35.6, [10168,5,24,11,5] perm 1,2,0,3,4 (880 B) 27.8 -> 35.9, [33,10,23,16,23,8,3] perm
+// 2,4,3,1,0,5,6 (384 B) 24.9 -> 33.7; f64 [10168,5,24,11,5] (440 B) 22.1 -> 36.5. Rows of 1200 B
+// and more stay rows (f64 [428,18,58,150] perm 2,0,1,3 30.6 as rows, 27.0 as tiles; c128's 2400 B
+// 34.1 against 25.7). Two input rows per tile were level with one; 8 to 16 KiB runs lost (c128
+// [1393,...] 32.3 with 64 rows a tile).
+constexpr i64 kShortRowMaxBytes = 1024;
+constexpr i64 kShortRowTileRun = 4096;
 // ... but one line per output row, so that few input rows are in flight, when the input rows of
 // a tile lie far apart (more than twice their length: reversals and the like) or, for f32, when
 // the output rows are 256 B to 4 KiB long: 64% vs 37% on the [64,64,64,256] reversal, 66% vs 29%
@@ -572,6 +587,9 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
     const i64 jb = j_only ? std::max(budget, kMaxChainTileBytes) : budget;
     if (!n.i_chain_rank) s.ti = std::min(ni, std::max(std::max<i64>(1, 64 / e), jb / (JP * nj * e)));
   }
+  // Short rows that fan out (make_nest): one output run's kShortRowTileRun bytes a tile.
+  if (elem_index(e) < 0 && e >= kMinRowBytes && !n.i_chain_rank && !n.j_chain_rank)
+    s.ti = std::min(ni, ceil_div(kShortRowTileRun, e)), s.tj = 1;
   // Whole register blocks (16 covers every micro-kernel) unless the extent itself is smaller.
   if (s.tj > 16 && s.tj < nj) s.tj &= ~i64{15};
   // i tiles also cover whole output lines (ti * e a multiple of 64, for 1- and 2-byte elements
@@ -1380,7 +1398,11 @@ blocked_nest make_nest(const problem& p) {
     if (d[f].in_stride == b && d[f].out_stride == b) {  // a contiguous row on both sides
       n.elem = d[f].extent * b;
       take(f);
-      if (n.elem >= kMinRowBytes || r == 0) {
+      // Short rows that fan out take tiles (kShortRowMaxBytes).
+      const int io = r > 0 ? argmin(&loop_dim::out_stride) : 0, ii = r > 0 ? argmin(&loop_dim::in_stride) : 0;
+      const bool fan_out = r > 0 && io != ii && d[io].out_stride == n.elem && d[ii].in_stride == n.elem &&
+                           d[io].extent * n.elem >= kShortRowTileRun;
+      if ((n.elem >= kMinRowBytes && !(fan_out && n.elem < kShortRowMaxBytes)) || r == 0) {
         // Row copies: walk the rows in input order (innermost = smallest input stride), so the reads
         // are sequential and the hardware prefetchers follow them; the writes are whole streamed
         // lines wherever they land. Output order (writes sequential, reads jumping between rows)

@@ -341,6 +341,23 @@ TEST(CpuBlockedNest, LongSharedRowIsARowCopy) {
   EXPECT_EQ(n.outer[1].extent, 50);
 }
 
+// Rows of kMinRowBytes up to kShortRowMaxBytes whose consecutive input rows go to different output
+// runs (of at least kShortRowTileRun bytes) are folded into the element and tiled; not when the runs
+// are short or the rows do not fan out (blocked.cpp, kShortRowMaxBytes).
+TEST(CpuBlockedNest, ShortRowsThatFanOutAreTiles) {
+  namespace c = xpose::detail::cpu;
+  const auto a = c::make_nest(normalized(pdesc({300, 13, 19}, {1, 0, 2}, 16)));  // 304 B rows to 13 runs
+  EXPECT_EQ(a.k, c::blocked_nest::kind::kTiles);
+  EXPECT_EQ(a.elem, 304);
+  EXPECT_EQ(a.i.extent, 300);
+  EXPECT_EQ(a.j.extent, 13);
+  EXPECT_EQ(c::make_nest(normalized(pdesc({7, 13, 19}, {1, 0, 2}, 16))).k, c::blocked_nest::kind::kRows);  // runs of 2128 B
+  EXPECT_EQ(c::make_nest(normalized(pdesc({300, 13, 64}, {1, 0, 2}, 16))).k, c::blocked_nest::kind::kRows);  // 1 KiB rows
+  permute_desc padded = pdesc({300, 13, 19}, {0, 1, 2}, 16);  // a copy of padded rows: no fan-out
+  padded.in_strides = {13 * 20, 20, 1};
+  EXPECT_EQ(c::make_nest(normalized(padded)).k, c::blocked_nest::kind::kRows);
+}
+
 TEST(CpuBlockedNest, CopyIsOneRow) {
   const permute_desc d = pdesc({30, 50, 7}, {0, 1, 2}, 2);
   const auto n = xpose::detail::cpu::make_nest(normalized(d));
@@ -878,6 +895,32 @@ TEST(CpuBlocked, WholeOutputRowWideTiles) {
         EXPECT_NE(summary.find(std::string("; ") + k.tile), std::string::npos) << summary;
       else
         EXPECT_EQ(summary.find("; " + whole), std::string::npos) << summary;
+    }
+}
+
+// Short rows that fan out (kShortRowMaxBytes): tiles of one output run's 4 KiB each, the
+// reference's bytes at 1-3 threads, streamed (large) or not, rows of whole lines or not; padded
+// input rows stay row copies.
+TEST(CpuBlocked, ShortRowsThatFanOutTileOneRunEach) {
+  struct c {
+    permute_desc d;
+    const char* tile;
+  };
+  permute_desc strided = pdesc({3000, 7, 75}, {1, 0, 2}, 4);
+  strided.in_strides = {7 * 80, 80, 1};
+  const c cases[] = {
+      {pdesc({4000, 13, 19}, {1, 0, 2}, 16), "14x1 tiles of 304 B"},  // 15.8 MB: streamed
+      {pdesc({300, 13, 19}, {1, 0, 2}, 16), "14x1 tiles of 304 B"},
+      {pdesc({3000, 7, 75}, {1, 0, 2}, 4), "14x1 tiles of 300 B"},
+      {pdesc({1000, 9, 24}, {1, 0, 2}, 16), "11x1 tiles of 384 B"},
+      {pdesc({40, 23, 7, 110}, {2, 0, 1, 3}, 8), "5x1 tiles of 880 B"},
+      {strided, "rows of 300 B"},  // input rows apart (padded): not measured, rows as before
+  };
+  for (const auto& k : cases)
+    for (int threads : {1, 2, 3}) {
+      std::string summary;
+      ASSERT_EQ(check_permute(k.d, threads, &summary), "") << summary;
+      EXPECT_NE(summary.find(k.tile), std::string::npos) << summary;
     }
 }
 
