@@ -70,17 +70,21 @@ constexpr i64 kFoldedOutRow = 256;
 constexpr i64 kFoldedInRow = 1024;
 // Row copies whose rows (kMinRowBytes up to kShortRowMaxBytes) fan out, consecutive input rows
 // going to different output runs of at least kShortRowTileRun bytes, take tiles of folded rows
-// instead (make_nest): each tile one output run's kShortRowTileRun bytes, gathered from input rows far apart (choose_tiles), the
-// next tile the neighbouring run's (tasks walk j fastest), whose input rows continue the lines
-// just read. Walked as rows, each row's head and tail lines were ordinary stores beside the
-// streamed ones, and with rows of 304-880 B the copy ran 22-28 GB/s. Intel Xeon host, 2 threads,
-// GB/s, one run per shape (docs/cpu.md "Thirty-sixth session"), rows -> tiles of 1 x 4 KiB: c128
-// [1393,15,13,13,19] perm 3,0,1,2,4 (304 B) 22.3 -> 36.4, [22974,127,23] perm 1,0,2 (368 B) 23.0 ->
-// 35.6, [10168,5,24,11,5] perm 1,2,0,3,4 (880 B) 27.8 -> 35.9, [33,10,23,16,23,8,3] perm
-// 2,4,3,1,0,5,6 (384 B) 24.9 -> 33.7; f64 [10168,5,24,11,5] (440 B) 22.1 -> 36.5. Rows of 1200 B
-// and more stay rows (f64 [428,18,58,150] perm 2,0,1,3 30.6 as rows, 27.0 as tiles; c128's 2400 B
-// 34.1 against 25.7). Two input rows per tile were level with one; 8 to 16 KiB runs lost (c128
-// [1393,...] 32.3 with 64 rows a tile).
+// instead (make_nest): each tile one output run's kShortRowTileRun bytes, gathered from input rows
+// far apart (choose_tiles), the next tile the neighbouring run's (tasks walk j fastest), whose
+// input rows continue the lines just read. Walked as rows (input order), each row's head and tail
+// lines were ordinary stores beside the streamed ones. Intel Xeon host, 2 threads, builds
+// alternating case by case, two rounds, GB/s, rows -> tiles (docs/cpu.md "Thirty-sixth session"):
+// c128 [1393,15,13,13,19] perm 3,0,1,2,4 (304 B rows) 21.7, 21.9 -> 36.5, 35.4; [22974,127,23]
+// perm 1,0,2 (368 B) 23.6, 22.7 -> 37.3, 36.2; [33,10,23,16,23,8,3] perm 2,4,3,1,0,5,6 (384 B)
+// 24.3, 24.5 -> 32.2, 31.5; [10168,5,24,11,5] perm 1,2,0,3,4 (880 B) 27.3, 29.1 -> 36.2, 36.5; f64
+// the same (440 B) 24.1, 21.5 -> 35.1, 35.6; f32 [428,18,58,150] perm 2,0,1,3 (600 B) 25.0, 25.9 ->
+// 35.8, 35.6, [16,32,1024,128] perm 0,2,1,3 (512 B) 33.0, 33.9 -> 36.4, 37.2; f16 [856,18,58,150]
+// (300 B) 20.7, 20.6 -> 36.6, 37.2, [32,32,1024,128] (256 B) 29.4, 30.8 -> 36.0, 33.6. Runs of 7
+// rows lost (c128 [56,23,21,7,22,16] perm 4,0,2,1,3,5, 256 B: 32.0, 29.0 -> 26.8, 25.4), hence the
+// run's minimum. Probes (one run each): rows of 1200 B and more stay rows (f64 [428,18,58,150]
+// 30.6 as rows, 27.0 as tiles; c128's 2400 B 34.1 against 25.7); two input rows a tile were level
+// with one; runs of 16 KiB lost (c128 [1393,...] 32.3 with 64 rows a tile).
 constexpr i64 kShortRowMaxBytes = 1024;
 constexpr i64 kShortRowTileRun = 4096;
 // ... but one line per output row, so that few input rows are in flight, when the input rows of
