@@ -87,6 +87,21 @@ constexpr i64 kFoldedInRow = 1024;
 // with one; runs of 16 KiB lost (c128 [1393,...] 32.3 with 64 rows a tile).
 constexpr i64 kShortRowMaxBytes = 1024;
 constexpr i64 kShortRowTileRun = 4096;
+// ... and folded elements (rows) of kShortRowMinBytes to kMinRowBytes, tiled already, take the same
+// one-run tiles where the run is that long and their input rows are not a multiple of
+// kAliasingStride apart. Builds alternating, two rounds, GB/s, tiles of 2-4 x 5-16 -> one run:
+// c128 [462819,29,5] perm 1,0,2 (80 B) 23.2, 24.4 -> 29.4, 30.0, [5799,29,57,7] perm 2,1,0,3
+// (112 B) 27.8, 27.8 -> 32.5, 31.5; f64 [22974,127,23] perm 1,0,2 (184 B) 28.4, 28.0 -> 35.6,
+// 36.3, [1393,15,13,13,19] (152 B) 25.8,
+// 25.2 -> 28.8, 27.1; f32 [10168,5,24,11,5] (220 B) 24.9, 26.8 -> 37.4, 38.4, [22974,127,23] (92 B)
+// 29.6, 29.1 -> 33.8, 33.3; f16 [20336,5,24,11,5] (110 B) 30.3, 29.7 -> 34.1, 36.4; i8
+// [1712,18,58,150] (150 B) 27.5, 28.0 -> 34.0, 32.9. Lost: f32 [1393,15,13,13,19] (76 B, hence
+// kShortRowMinBytes) 31.7, 29.0 -> 27.5, 26.9, and at aliasing strides (64 KiB apart)
+// [8,1024,1024,8] perm 0,2,1,3 f64 (64 B) 36.8, 36.4 -> 18.3, 21.1, c128 (128 B) 31.6, 32.0 ->
+// 27.5, 26.8. The aliasing rule also keeps two that gained, i8 [64,32,1024,128] perm 0,2,1,3
+// (128 B) 27.5, 27.9 -> 29.5, 33.5 and f64 [33,10,23,16,23,8,3] (192 B) 24.6 -> 28.0, 27.8, on their
+// old tiles (docs/cpu.md "Thirty-sixth session").
+constexpr i64 kShortRowMinBytes = 80;
 // ... but one line per output row, so that few input rows are in flight, when the input rows of
 // a tile lie far apart (more than twice their length: reversals and the like) or, for f32, when
 // the output rows are 256 B to 4 KiB long: 64% vs 37% on the [64,64,64,256] reversal, 66% vs 29%
@@ -591,8 +606,11 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
     const i64 jb = j_only ? std::max(budget, kMaxChainTileBytes) : budget;
     if (!n.i_chain_rank) s.ti = std::min(ni, std::max(std::max<i64>(1, 64 / e), jb / (JP * nj * e)));
   }
-  // Short rows that fan out (make_nest): one output run's kShortRowTileRun bytes a tile.
-  if (elem_index(e) < 0 && e >= kMinRowBytes && !n.i_chain_rank && !n.j_chain_rank)
+  // Short rows that fan out (make_nest), and folded rows from kShortRowMinBytes: one output run's
+  // kShortRowTileRun bytes a tile.
+  if (elem_index(e) < 0 && !n.i_chain_rank && !n.j_chain_rank &&
+      (e >= kMinRowBytes ||
+       (e >= kShortRowMinBytes && ni * e >= kShortRowTileRun && n.i.in_stride % kAliasingStride != 0)))
     s.ti = std::min(ni, ceil_div(kShortRowTileRun, e)), s.tj = 1;
   // Whole register blocks (16 covers every micro-kernel) unless the extent itself is smaller.
   if (s.tj > 16 && s.tj < nj) s.tj &= ~i64{15};

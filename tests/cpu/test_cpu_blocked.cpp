@@ -898,9 +898,9 @@ TEST(CpuBlocked, WholeOutputRowWideTiles) {
     }
 }
 
-// Short rows that fan out (kShortRowMaxBytes): tiles of one output run's 4 KiB each, the
-// reference's bytes at 1-3 threads, streamed (large) or not, rows of whole lines or not; padded
-// input rows stay row copies.
+// Short rows that fan out (kShortRowMaxBytes) and folded rows from kShortRowMinBytes: tiles of one
+// output run's 4 KiB each, the reference's bytes at 1-3 threads, streamed (large) or not, rows of
+// whole lines or not; padded input rows stay row copies.
 TEST(CpuBlocked, ShortRowsThatFanOutTileOneRunEach) {
   struct c {
     permute_desc d;
@@ -915,6 +915,9 @@ TEST(CpuBlocked, ShortRowsThatFanOutTileOneRunEach) {
       {pdesc({1000, 9, 24}, {1, 0, 2}, 16), "11x1 tiles of 384 B"},
       {pdesc({40, 23, 7, 110}, {2, 0, 1, 3}, 8), "5x1 tiles of 880 B"},
       {strided, "rows of 300 B"},  // input rows apart (padded): not measured, rows as before
+      // Folded rows of kShortRowMinBytes (80 B) and more: one run a tile too.
+      {pdesc({3000, 29, 5}, {1, 0, 2}, 16), "48x1 tiles of 80 B"},
+      {pdesc({2000, 9, 23}, {1, 0, 2}, 8), "16x1 tiles of 184 B"},
   };
   for (const auto& k : cases)
     for (int threads : {1, 2, 3}) {
@@ -922,6 +925,13 @@ TEST(CpuBlocked, ShortRowsThatFanOutTileOneRunEach) {
       ASSERT_EQ(check_permute(k.d, threads, &summary), "") << summary;
       EXPECT_NE(summary.find(k.tile), std::string::npos) << summary;
     }
+  // Not: folded rows under 80 B, input rows a multiple of kAliasingStride apart, runs under 4 KiB.
+  for (const permute_desc& d : {pdesc({3000, 15, 19}, {1, 0, 2}, 4), pdesc({2, 256, 256, 8}, {0, 2, 1, 3}, 16),
+                                pdesc({20, 29, 5}, {1, 0, 2}, 16)}) {
+    std::string summary;
+    ASSERT_EQ(check_permute(d, 2, &summary), "") << summary;
+    EXPECT_EQ(summary.find("x1 tiles of"), std::string::npos) << summary;
+  }
 }
 
 // Plain 2-D transposes of 8- and 16-byte elements under each host's tuning: the Intel tables
