@@ -101,6 +101,18 @@ constexpr i64 kShortRowTileRun = 4096;
 // (128 B) 27.5, 27.9 -> 29.5, 33.5 and f64 [33,10,23,16,23,8,3] (192 B) 24.6 -> 28.0, 27.8, on their
 // old tiles (docs/cpu.md "Thirty-sixth session").
 constexpr i64 kShortRowMinBytes = 80;
+// Folded elements of at least kShortRunMinElemBytes whose whole output run (the i extent) is
+// shorter than kShortRowTileRun: tiles of whole runs by as many input columns as make about
+// kShortRowTileRun bytes, rather than a part of each run by 5-16 columns. Builds alternating (a
+// switch), four rounds, GB/s (% of copy), part-runs -> whole runs: f64 [56,23,21,7,22,16] perm
+// 4,0,2,1,3,5 (128 B elements, runs of 7) 19.1 (45.0) -> 26.5 (62.2); f32 the same (64 B) 15.7
+// (58.6) -> 18.6 (70.8); c128 [298,14,9,17,15,7] perm 1,4,3,0,2,5 (112 B, runs of 9) 20.1 (44.8) ->
+// 28.4 (63.5); f32 [33,10,23,16,23,8,3] perm 2,4,3,1,0,5,6 (96 B, runs of 33) 20.8 (77.2) -> 32.3
+// (121.3); perm 0,2,1,3 of f64 [4000,9,500,12] (96 B) 23.9 -> 37.2 and [400,10,1000,24] (192 B) 27.0
+// -> 35.9. Smaller elements lost: i8 [132,10,23,16,23,8,3] (24 B) 25.9 -> 12.9, f16 the same (48
+// B) 23.0 -> 16.6, f64 [300,50,1000,5] perm 0,2,1,3 (40 B) 24.5 -> 17.2 (docs/cpu.md
+// "Thirty-seventh session").
+constexpr i64 kShortRunMinElemBytes = 64;
 // ... but one line per output row, so that few input rows are in flight, when the input rows of
 // a tile lie far apart (more than twice their length: reversals and the like) or, for f32, when
 // the output rows are 256 B to 4 KiB long: 64% vs 37% on the [64,64,64,256] reversal, 66% vs 29%
@@ -606,11 +618,15 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
     if (!n.i_chain_rank) s.ti = std::min(ni, std::max(std::max<i64>(1, 64 / e), jb / (JP * nj * e)));
   }
   // Short rows that fan out (make_nest), and folded rows from kShortRowMinBytes: one output run's
-  // kShortRowTileRun bytes a tile.
+  // kShortRowTileRun bytes a tile; a shorter whole run by kShortRowTileRun bytes' worth of columns
+  // (kShortRunMinElemBytes).
   if (elem_index(e) < 0 && !n.i_chain_rank && !n.j_chain_rank &&
       (e >= kMinRowBytes ||
        (e >= kShortRowMinBytes && ni * e >= kShortRowTileRun && n.i.in_stride % kAliasingStride != 0)))
     s.ti = std::min(ni, ceil_div(kShortRowTileRun, e)), s.tj = 1;
+  if (elem_index(e) < 0 && !n.i_chain_rank && !n.j_chain_rank && e >= kShortRunMinElemBytes &&
+      ni * e < kShortRowTileRun)
+    s.ti = ni, s.tj = std::min(nj, ceil_div(kShortRowTileRun, ni * e));
   // Whole register blocks (16 covers every micro-kernel) unless the extent itself is smaller.
   if (s.tj > 16 && s.tj < nj) s.tj &= ~i64{15};
   // i tiles also cover whole output lines (ti * e a multiple of 64, for 1- and 2-byte elements

@@ -934,6 +934,37 @@ TEST(CpuBlocked, ShortRowsThatFanOutTileOneRunEach) {
   }
 }
 
+// Folded elements of 64 B and more whose whole output run is under 4 KiB (kShortRunMinElemBytes):
+// tiles of whole runs by about 4 KiB's worth of input columns; smaller folded elements keep part-run
+// tiles. Odd extents (a short last column tile), a padded input, 1-3 threads.
+TEST(CpuBlocked, FoldedShortRunsTileWholeRuns) {
+  struct c {
+    permute_desc d;
+    const char* tile;
+  };
+  permute_desc padded = pdesc({30, 9, 41, 14}, {0, 2, 1, 3}, 8);
+  padded.in_strides = {9 * 41 * 16, 41 * 16, 16, 1};
+  const c cases[] = {
+      {pdesc({40, 7, 30, 16}, {0, 2, 1, 3}, 8), "7x5 tiles of 128 B"},    // runs of 896 B
+      {pdesc({30, 9, 41, 14}, {0, 2, 1, 3}, 8), "9x5 tiles of 112 B"},    // 41 columns: a short last tile
+      {pdesc({50, 7, 43, 16}, {0, 2, 1, 3}, 4), "7x10 tiles of 64 B"},
+      {pdesc({20, 33, 23, 24}, {0, 2, 1, 3}, 4), "33x2 tiles of 96 B"},
+      {padded, "9x5 tiles of 112 B"},
+  };
+  for (const auto& k : cases)
+    for (int threads : {1, 2, 3}) {
+      std::string summary;
+      ASSERT_EQ(check_permute(k.d, threads, &summary), "") << summary;
+      EXPECT_NE(summary.find(k.tile), std::string::npos) << summary;
+    }
+  // Not: folded elements under 64 B (48 B here), nor runs of 4 KiB and more.
+  for (const permute_desc& d : {pdesc({50, 20, 40, 12}, {0, 2, 1, 3}, 4), pdesc({20, 70, 30, 16}, {0, 2, 1, 3}, 8)}) {
+    std::string summary;
+    ASSERT_EQ(check_permute(d, 2, &summary), "") << summary;
+    EXPECT_EQ(summary.find(d.extents[1] == 20 ? "20x" : "70x"), std::string::npos) << summary;
+  }
+}
+
 // Plain 2-D transposes of 8- and 16-byte elements under each host's tuning: the Intel tables
 // (plain_2d_walk) walk 128 B x 1 KiB tiles in macro blocks of 8 KiB a side, the AMD ones their
 // element size's rule row-major; both must give the reference's bytes. Ragged macro blocks on both
