@@ -341,6 +341,17 @@ constexpr i64 kMacroMaxRows = 1024;
 // kept the row-major walk on that host (16384^2 19.9, 19.4 -> 14.5, 14.4; 8192^2 23.2, 22.5 ->
 // 11.5, 16.1), so 8-byte elements keep the tuning's choice.
 constexpr plain_walk kPlainWideWalk{128, 1024, 32 << 10, 8192};
+// Batches of such matrices (outer dims, no chains) take its tile too, walked as the nest orders
+// them, except where output rows are short and whole (kWholeOutRowsWideMaxBytes, whose tiles the
+// budget sizes). For 16-byte elements that is kRule16 already; on the Intel host 8-byte ones leave
+// kRule8's 256 B x 4 KiB. Intel Xeon host, 2 threads, a switch alternating, three rounds, GB/s, the
+// f64 suite's batches (docs/cpu.md "Thirty-seventh session"): [512,256,512] perm 2,1,0 (32x512 ->
+// 16x128 tiles) 23.0 -> 29.5; [5256,8,14,19,6] perm 2,3,4,1,0 21.8 -> 27.8; [16,32,1024,128] perm
+// 0,1,3,2 (64x128 -> 32x128) 22.2 -> 27.3; [90,163,56,81] perm 2,3,1,0 17.4 -> 20.4;
+// [39,78,144,150] perm 3,1,0,2 (48x150 -> 16x128) 17.4 -> 19.3; [137,108,82,55], [21,25,14,19,19,25],
+// [692,19,10,3,10,17] level; the i8 suite's [32,1024,1024,8] perm 0,2,1,3 (folded to 8 bytes)
+// 25.8 -> 31.9. Whole short output rows lost: [64,64,128,128] perm 0,2,3,1 (64x512 -> 64x64) 29.9
+// -> 27.3. The f64 suite's median 54.2 -> 54.9 (results/cpu-intel-suite-f64-2026-12-03-batches.json).
 // Rows longer than this are split into chunks so that a few long rows (or one: a plain copy)
 // still spread over every thread.
 constexpr i64 kChunkBytes = 1 << 20;
@@ -566,7 +577,10 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
              n.j.in_stride == e && out_bytes >= kStreamMinBytes &&
              ni * e >= 4 * staged_rule.out_row && nj * e >= (batch ? kStagedBatchInRow : staged_rule.in_row);
   tile_rule rule = s.staged ? staged_rule : rule_for(n);
-  if (const plain_walk w = plain_2d_walk(tuning, e); n.outer_rank == 0 && !s.staged && w.tile > 0)
+  // (kPlainWideWalk: batches take the plain walk's tile, not its macro blocks.)
+  const bool whole_short_out_rows = n.j.out_stride == ni * e && ni * e <= kWholeOutRowsWideMaxBytes;
+  const bool plain_tile = n.outer_rank == 0 || (!n.i_chain_rank && !n.j_chain_rank && !whole_short_out_rows);
+  if (const plain_walk w = plain_2d_walk(tuning, e); plain_tile && !s.staged && w.tile > 0)
     rule = tile_rule{w.out_row, w.in_row, w.tile};
   const i64 budget = std::min(ni * n.i_chain_count(), nj * n.j_chain_count()) < 16 ? kNarrowTileBytes : rule.tile;
   s.ti = std::max<i64>(1, rule.out_row / e);

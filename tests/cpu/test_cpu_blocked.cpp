@@ -965,6 +965,32 @@ TEST(CpuBlocked, FoldedShortRunsTileWholeRuns) {
   }
 }
 
+// Batches of 8-byte matrices take the plain walk's 128 B x 1 KiB tiles under the Intel tuning
+// (kPlainWideWalk), kRule8's 256 B x 4 KiB under the AMD one; whole short output rows keep the
+// budget's tiles under both. Output rows off line boundaries (2400 B), a rank-3 reversal, 1-3 threads.
+TEST(CpuBlocked, WideBatchesTakeThePlainTileOnIntel) {
+  using xpose::cpu_tuning;
+  struct c {
+    permute_desc d;
+    const char *intel, *amd;
+  };
+  const c cases[] = {
+      {pdesc({6, 300, 520}, {0, 2, 1}, 8), "32x128 tiles", "32x512 tiles"},
+      {pdesc({40, 8, 300}, {2, 1, 0}, 8), "16x128 tiles", "32x300 tiles"},
+      {pdesc({64, 60, 64}, {0, 2, 1}, 8), "60x64 tiles", "60x64 tiles"},  // output rows of 480 B, whole
+  };
+  for (cpu_tuning t : {cpu_tuning::kIntel, cpu_tuning::kAmd}) {
+    g_tuning = t;
+    for (const auto& k : cases)
+      for (int threads : {1, 2, 3}) {
+        std::string summary;
+        ASSERT_EQ(check_permute(k.d, threads, &summary), "") << summary;
+        EXPECT_NE(summary.find(t == cpu_tuning::kIntel ? k.intel : k.amd), std::string::npos) << summary;
+      }
+  }
+  g_tuning = cpu_tuning::kAuto;
+}
+
 // Plain 2-D transposes of 8- and 16-byte elements under each host's tuning: the Intel tables
 // (plain_2d_walk) walk 128 B x 1 KiB tiles in macro blocks of 8 KiB a side, the AMD ones their
 // element size's rule row-major; both must give the reference's bytes. Ragged macro blocks on both
