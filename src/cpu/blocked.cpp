@@ -101,6 +101,13 @@ constexpr i64 kShortRowTileRun = 4096;
 // (128 B) 27.5, 27.9 -> 29.5, 33.5 and f64 [33,10,23,16,23,8,3] (192 B) 24.6 -> 28.0, 27.8, on their
 // old tiles (docs/cpu.md "Thirty-sixth session").
 constexpr i64 kShortRowMinBytes = 80;
+// At aliasing strides, folded rows of at least kShortRowAliasedMinBytes take them all the same:
+// Intel Xeon host, a switch alternating, three rounds, GB/s, 2x6 tiles -> 16x1 (one run): f64
+// [33,10,23,16,23,8,3] perm 2,4,3,1,0,5,6 (192 B rows 16 MB apart) 24.4 -> 27.6 (thirty-sixth
+// session, one round: 24.6 -> 28.0, 27.8); perm 0,2,1,3 of f64 [200,30,64,24] (rows 12 KiB apart)
+// 28.1 -> 33.3, [50,40,256,24] 29.5 -> 32.9, f32 [200,30,64,48] 29.3 -> 33.0. The losses above were
+// rows of 64 and 128 B (docs/cpu.md "Thirty-seventh session").
+constexpr i64 kShortRowAliasedMinBytes = 192;
 // Folded elements of at least kShortRunMinElemBytes whose whole output run (the i extent) is
 // shorter than kShortRowTileRun: tiles of whole runs by as many input columns as make about
 // kShortRowTileRun bytes, rather than a part of each run by 5-16 columns. Builds alternating (a
@@ -636,7 +643,8 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   // (kShortRunMinElemBytes).
   if (elem_index(e) < 0 && !n.i_chain_rank && !n.j_chain_rank &&
       (e >= kMinRowBytes ||
-       (e >= kShortRowMinBytes && ni * e >= kShortRowTileRun && n.i.in_stride % kAliasingStride != 0)))
+       (e >= kShortRowMinBytes && ni * e >= kShortRowTileRun &&
+        (n.i.in_stride % kAliasingStride != 0 || e >= kShortRowAliasedMinBytes))))
     s.ti = std::min(ni, ceil_div(kShortRowTileRun, e)), s.tj = 1;
   if (elem_index(e) < 0 && !n.i_chain_rank && !n.j_chain_rank && e >= kShortRunMinElemBytes &&
       ni * e < kShortRowTileRun)

@@ -918,6 +918,8 @@ TEST(CpuBlocked, ShortRowsThatFanOutTileOneRunEach) {
       // Folded rows of kShortRowMinBytes (80 B) and more: one run a tile too.
       {pdesc({3000, 29, 5}, {1, 0, 2}, 16), "48x1 tiles of 80 B"},
       {pdesc({2000, 9, 23}, {1, 0, 2}, 8), "16x1 tiles of 184 B"},
+      // ... at aliasing strides too from kShortRowAliasedMinBytes (192 B rows 12 KiB apart).
+      {pdesc({20, 30, 64, 24}, {0, 2, 1, 3}, 8), "16x1 tiles of 192 B"},
   };
   for (const auto& k : cases)
     for (int threads : {1, 2, 3}) {
@@ -925,7 +927,7 @@ TEST(CpuBlocked, ShortRowsThatFanOutTileOneRunEach) {
       ASSERT_EQ(check_permute(k.d, threads, &summary), "") << summary;
       EXPECT_NE(summary.find(k.tile), std::string::npos) << summary;
     }
-  // Not: folded rows under 80 B, input rows a multiple of kAliasingStride apart, runs under 4 KiB.
+  // Not: folded rows under 80 B, rows under 192 B a multiple of kAliasingStride apart, runs under 4 KiB.
   for (const permute_desc& d : {pdesc({3000, 15, 19}, {1, 0, 2}, 4), pdesc({2, 256, 256, 8}, {0, 2, 1, 3}, 16),
                                 pdesc({20, 29, 5}, {1, 0, 2}, 16)}) {
     std::string summary;
