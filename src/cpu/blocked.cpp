@@ -359,6 +359,10 @@ constexpr plain_walk kPlainWideWalk{128, 1024, 32 << 10, 8192};
 // [692,19,10,3,10,17] level; the i8 suite's [32,1024,1024,8] perm 0,2,1,3 (folded to 8 bytes)
 // 25.8 -> 31.9. Whole short output rows lost: [64,64,128,128] perm 0,2,3,1 (64x512 -> 64x64) 29.9
 // -> 27.3. The f64 suite's median 54.2 -> 54.9 (results/cpu-intel-suite-f64-2026-12-03-batches.json).
+// Such a batch whose input rows fill the tile's 1 KiB does not grow along its short side
+// (kShortSideTileBytes) past the tile: f64 [16,32,1024,128] perm 0,1,3,2 (32x128 -> 16x128) 27.8 ->
+// 30.5, perm 0,2,1 of [64,2048,128] 28.5 -> 31.2 and [16,4096,128] 29.9 -> 31.1, c128
+// [64,128,128,64] perm 0,3,1,2 (32x64 -> 8x64) 26.5 -> 30.0 (three rounds, a switch alternating).
 // Rows longer than this are split into chunks so that a few long rows (or one: a plain copy)
 // still spread over every thread.
 constexpr i64 kChunkBytes = 1 << 20;
@@ -587,8 +591,9 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   // (kPlainWideWalk: batches take the plain walk's tile, not its macro blocks.)
   const bool whole_short_out_rows = n.j.out_stride == ni * e && ni * e <= kWholeOutRowsWideMaxBytes;
   const bool plain_tile = n.outer_rank == 0 || (!n.i_chain_rank && !n.j_chain_rank && !whole_short_out_rows);
-  if (const plain_walk w = plain_2d_walk(tuning, e); plain_tile && !s.staged && w.tile > 0)
-    rule = tile_rule{w.out_row, w.in_row, w.tile};
+  const plain_walk w = plain_2d_walk(tuning, e);
+  const bool plain = plain_tile && !s.staged && w.tile > 0;
+  if (plain) rule = tile_rule{w.out_row, w.in_row, w.tile};
   const i64 budget = std::min(ni * n.i_chain_count(), nj * n.j_chain_count()) < 16 ? kNarrowTileBytes : rule.tile;
   s.ti = std::max<i64>(1, rule.out_row / e);
   if (!rows_share_line_offset(n)) s.ti = std::max(s.ti, kUnalignedOutRow / e);  // keeps `ext` at <= 25%
@@ -600,7 +605,9 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   }
   // One side short: the tile grows along the other, to at most kShortSideTileBytes.
   const i64 grow = std::min(budget, kShortSideTileBytes);
-  if (s.tj == nj) s.ti = std::min(ni, std::max(s.ti, grow / (nj * e)));
+  // Not a batch in the plain walk's tile whose input rows fill the tile's (kPlainWideWalk).
+  const bool plain_rows_whole = plain && n.outer_rank > 0 && nj * e >= w.in_row;
+  if (s.tj == nj && !plain_rows_whole) s.ti = std::min(ni, std::max(s.ti, grow / (nj * e)));
   // A whole matrix that fits kShortSideTileBytes is one tile (4- to 16-byte elements): its output
   // rows are whole, so a dense batch writes one contiguous block per tile. Interleaved runs on the
   // 2-core machine, GB/s, three rounds (docs/cpu.md "Fifth session"): [60787,184,6] perm 0,2,1 f32

@@ -969,7 +969,8 @@ TEST(CpuBlocked, FoldedShortRunsTileWholeRuns) {
 
 // Batches of 8-byte matrices take the plain walk's 128 B x 1 KiB tiles under the Intel tuning
 // (kPlainWideWalk), kRule8's 256 B x 4 KiB under the AMD one; whole short output rows keep the
-// budget's tiles under both. Output rows off line boundaries (2400 B), a rank-3 reversal, 1-3 threads.
+// budget's tiles under both, and input rows that fill the tile's do not grow it along the short
+// side. Output rows off line boundaries (2400 B), a rank-3 reversal, 1-3 threads.
 TEST(CpuBlocked, WideBatchesTakeThePlainTileOnIntel) {
   using xpose::cpu_tuning;
   struct c {
@@ -980,6 +981,10 @@ TEST(CpuBlocked, WideBatchesTakeThePlainTileOnIntel) {
       {pdesc({6, 300, 520}, {0, 2, 1}, 8), "32x128 tiles", "32x512 tiles"},
       {pdesc({40, 8, 300}, {2, 1, 0}, 8), "16x128 tiles", "32x300 tiles"},
       {pdesc({64, 60, 64}, {0, 2, 1}, 8), "60x64 tiles", "60x64 tiles"},  // output rows of 480 B, whole
+      // Input rows of the tile's 1 KiB: no growth along the short side in the plain tile (16-byte
+      // elements take it under both tunings).
+      {pdesc({4, 200, 128}, {0, 2, 1}, 8), "16x128 tiles", "64x128 tiles"},
+      {pdesc({4, 200, 64}, {0, 2, 1}, 16), "8x64 tiles", "8x64 tiles"},
   };
   for (cpu_tuning t : {cpu_tuning::kIntel, cpu_tuning::kAmd}) {
     g_tuning = t;
