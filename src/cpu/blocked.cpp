@@ -648,14 +648,14 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   // Short rows that fan out (make_nest), and folded rows from kShortRowMinBytes: one output run's
   // kShortRowTileRun bytes a tile; a shorter whole run by kShortRowTileRun bytes' worth of columns
   // (kShortRunMinElemBytes).
-  if (elem_index(e) < 0 && !n.i_chain_rank && !n.j_chain_rank &&
-      (e >= kMinRowBytes ||
-       (e >= kShortRowMinBytes && ni * e >= kShortRowTileRun &&
-        (n.i.in_stride % kAliasingStride != 0 || e >= kShortRowAliasedMinBytes))))
-    s.ti = std::min(ni, ceil_div(kShortRowTileRun, e)), s.tj = 1;
-  if (elem_index(e) < 0 && !n.i_chain_rank && !n.j_chain_rank && e >= kShortRunMinElemBytes &&
-      ni * e < kShortRowTileRun)
-    s.ti = ni, s.tj = std::min(nj, ceil_div(kShortRowTileRun, ni * e));
+  if (elem_index(e) < 0 && !n.i_chain_rank && !n.j_chain_rank) {
+    if (ni * e < kShortRowTileRun) {
+      if (e >= kShortRunMinElemBytes) s.ti = ni, s.tj = std::min(nj, ceil_div(kShortRowTileRun, ni * e));
+    } else if (e >= kMinRowBytes || (e >= kShortRowMinBytes && (n.i.in_stride % kAliasingStride != 0 ||
+                                                                  e >= kShortRowAliasedMinBytes))) {
+      s.ti = std::min(ni, ceil_div(kShortRowTileRun, e)), s.tj = 1;
+    }
+  }
   // Whole register blocks (16 covers every micro-kernel) unless the extent itself is smaller.
   if (s.tj > 16 && s.tj < nj) s.tj &= ~i64{15};
   // i tiles also cover whole output lines (ti * e a multiple of 64, for 1- and 2-byte elements
