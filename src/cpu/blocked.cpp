@@ -916,6 +916,60 @@ constexpr i64 kPrefetchAliasedRowBytes = 1024;
 bool prefetch_straight_links(const blocked_nest& n, i64 row_bytes) {
   return !(row_bytes >= kPrefetchAliasedRowBytes && n.i.in_stride % kAliasingStride == 0);
 }
+// Streamed tiles without chains whose input rows are short (kNextTileRowBytes) prefetch the *next*
+// task's input rows into L2 at the start of each task (run_tiles), so that they arrive while this
+// tile is transposed and streamed out; prefetch_tile_rows above only puts the current tile's rows
+// in flight together, when the kernel is about to wait for them. One core moves ~13 GB/s through
+// f64 [197,61,107,52] perm 0,1,3,2 and two 25.6: the transposes are bound by each core's misses in
+// flight, not by DRAM. Taken where rows are short and either apart in the input or the tile's
+// output one contiguous block (kContiguous); rows side by side in a tile written by lines are
+// what the hardware prefetchers follow (f64 [683,11,25,21,17] perm 4,0,1,2,3 -1.1 GB/s, f16
+// [2786,15,13,13,19] -2.6, i8 [5572,15,13,13,19] -1.5, f64 [64,128,128,64] perm 0,3,1,2 -1.0).
+// Rows closer than a line (next_tile_span) are prefetched as one span: one prefetch per row lost
+// where rows are a few bytes (i8 [514244,174,3] perm 0,2,1 16.3 -> 9.8 GB/s, as a span 17.1 ->
+// 17.6). Rows under a line farther apart do not (f16 [32,32,1024,128] perm 0,1,3,2, 32 B rows
+// 256 B apart, 20.8 -> 18.8). Intel Xeon host, 2 threads, GB/s, alternating rounds (3 for f64 /
+// c128, 2 for the rest), median, without -> with: f64 [197,61,107,52] 24.6 -> 27.4,
+// [128561,174,3] perm 0,2,1 24.8 -> 28.9, [137,108,82,55] perm 3,2,0,1 19.1 -> 20.6, [60787,184,6]
+// perm 0,2,1 31.8 -> 33.5, [21,25,14,19,19,25] perm 5,4,3,0,1,2 15.9 -> 15.1, [692,19,10,3,10,17]
+// perm 5,4,1,2,3,0 19.4 -> 19.3; c128 [128561,174,3] 28.9 -> 30.6, [60787,184,6] 27.5 -> 31.3,
+// [692,...] 23.2 -> 26.2, [21,25,...] 19.6 -> 21.1, [7262,22,5,2,7,6] perm 5,2,4,3,1,0 10.5 -> 11.3,
+// [197,...] 24.6 -> 24.4; f32 [197,...] 23.8 -> 27.9, [128561,...] 25.6 -> 30.6, [137,...] 13.6 ->
+// 16.6, [692,...] 13.1 -> 16.5, [60787,...] 23.6 -> 27.5; f16 [394,61,107,52] 25.1 -> 26.5,
+// [257122,174,3] 18.9 -> 22.2, [121574,184,6] 24.5 -> 31.8; i8 [788,61,107,52] 22.6 -> 24.8,
+// [243148,184,6] 19.4 -> 21.7, [2048,256,512] perm 2,1,0 17.1 -> 16.4 (docs/cpu.md "Thirty-eighth
+// session"). Rows of 640 B and more lost (f64 [1,24,19,23,24,25,16,5] perm 2,1,4,0,6,5,3,7 (40 B
+// elements) 31.8 -> 27.6, [512,256,512] reversal 30.3 -> 27.2); folded elements of other sizes
+// were mixed (f64 [1393,15,13,13,19] perm 3,0,1,2,4, 152 B: 28.6 -> 34.7; [10168,5,24,11,5] perm
+// 1,2,0,3,4, 440 B: 38.9 -> 36.3) and are left out.
+constexpr i64 kNextTileRowBytes = 512;
+bool next_tile_span(const blocked_nest& n, const tile_shape& s) { return n.i.in_stride - s.tj * n.elem < 64; }
+bool prefetches_next_tile(const blocked_nest& n, const tile_shape& s) {
+  const i64 e = n.elem, row = s.tj * e;
+  const bool chained = n.i_chain_rank > 0 || n.j_chain_rank > 0;
+  const bool contiguous_out = s.ti == n.i.extent && n.i.out_stride == e && n.j.out_stride == n.i.extent * e;
+  return (e == 1 || e == 2 || e == 4 || e == 8 || e == 16) && s.stream && !chained && row <= kNextTileRowBytes &&
+         (contiguous_out || n.i.in_stride != row) && (row >= 64 || next_tile_span(n, s));
+}
+// Straight links (chained_tile's one kernel call per i chain link, tiles of 8- and 16-byte
+// elements) prefetch the *next* link's rows before this link's call rather than each link's own
+// rows just before it, where a link's rows are at most kNextLinkRowBytes and the link at least
+// kNextLinkMinBytes. Intel Xeon host, 2 threads, five alternating rounds in two runs, GB/s, the
+// medians of each, without -> with: f64 [66,12,6,2,15,18,13,2] perm 7,4,1,3,6,2,0,5 (208 B rows,
+// links of 3.7 KiB) 18.2, 18.7 -> 20.0, 20.0; [11,21,10,4,12,13,23,2] perm 4,3,6,2,0,1,5,7 (368 B,
+// 4.8 KiB) 18.0, 17.9 -> 20.2, 18.9; [403,7,6,9,22,10,2] perm 6,0,5,3,1,2,4 20.4, 20.8 -> 22.4,
+// 22.2; [368,6,22,6,10,23] perm 0,2,5,1,4,3 (184 B, 1.1 KiB) 19.8, 20.2 -> 21.6, 22.5;
+// [2064,25,20,13,5] perm 3,4,1,0,2 (520 B, 10 KiB) 24.6, 25.4 -> 26.4, 26.8. Left out: rows of
+// 680 B and more ([23,201,168,85] reversal 20.3, 20.0 -> 19.3, 20.0; [9,12,16,22,10,23,7], 896 B,
+// 26.1, 26.5 -> 27.4, 26.8) and links under 1 KiB ([379,23,10,12,8,4,2] perm 5,1,3,2,0,4,6, 512 B
+// links, 15.1, 13.6 -> 13.4, 12.9) (docs/cpu.md "Thirty-eighth session").
+constexpr i64 kNextLinkRowBytes = 576, kNextLinkMinBytes = 1024;
+bool prefetches_next_link(const blocked_nest& n, const tile_shape& s) {
+  const i64 e = n.elem, row = n.j_chain_count() * s.tj * e;
+  return (e == 8 || e == 16) && s.stream && n.i_chain_count() > 1 && !chain_links_staged(n, s) &&
+         !chain_stages_input(n, s) && row <= kNextLinkRowBytes && s.ti * row >= kNextLinkMinBytes &&
+         prefetch_straight_links(n, row);
+}
 // (The prefetches are volatile asm on x86: GCC's pure-const analysis counts __builtin_prefetch as
 // without side effects, so a function made only of them was deleted with its call.)
 template <int Locality>  // 3: into L1 (prefetcht0), 2: into L2 (prefetcht1)
@@ -971,8 +1025,8 @@ void prefetch_links(const blocked_nest& n, const std::byte* src, i64 ti, i64 K, 
 // kernel straight, or staged a link at a time (stage_in: chain_stages_input), or staged a group of
 // links at a time for one call per group (stage_links: chain_links_staged, which takes precedence).
 void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runner& tile, std::byte* buf, i64 ldb,
-                  bool stream, bool stage_in, bool stage_links, const std::byte* src, std::byte* dst, i64 ti, i64 tj,
-                  i64 K, i64 JP) {
+                  bool stream, bool stage_in, bool stage_links, bool next_link, const std::byte* src, std::byte* dst,
+                  i64 ti, i64 tj, i64 K, i64 JP) {
   const i64 e = n.elem;
   i64 ki, ko, ji, jo;
   if (!buf) {
@@ -1010,8 +1064,15 @@ void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runn
         input_stager(kt)(buf + kBufBytes, lds, src + ki, n.i.in_stride, ti, JP * tj * e);
         tile.with_input_stride(lds)(buf + kBufBytes, buf + k * ti * e, e, ldb, ti, JP * tj);
       } else {
-        if (prefetch_straight_links(n, JP * tj * e))
-          for (i64 r = 0; r < ti; ++r) prefetch_lines(src + ki + r * n.i.in_stride, JP * tj * e, false);
+        if (prefetch_straight_links(n, JP * tj * e)) {
+          if (!next_link || k == 0)
+            for (i64 r = 0; r < ti; ++r) prefetch_lines(src + ki + r * n.i.in_stride, JP * tj * e, false);
+          if (next_link && k + 1 < K) {  // prefetches_next_link: the next link's rows, ahead of their call
+            i64 kn, kno;
+            chain_offsets(n.i_chain, n.i_chain_rank, k + 1, &kn, &kno);
+            for (i64 r = 0; r < ti; ++r) prefetch_lines(src + kn + r * n.i.in_stride, JP * tj * e, false);
+          }
+        }
         tile(src + ki, buf + k * ti * e, e, ldb, ti, JP * tj);
       }
     }
@@ -1169,6 +1230,8 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   // 85-91 -> 67-73, f64 [512,256,512] reversal 48-49 -> 46); smaller elements were not measured.
   constexpr i64 kPrefetchTileRowBytes = 1024;
   const bool prefetch_tile_rows = e >= 8 && !chained && s.tj * e <= kPrefetchTileRowBytes;
+  const bool lookahead = prefetches_next_tile(n, s), ahead_span = next_tile_span(n, s);
+  const bool next_link = prefetches_next_link(n, s);
   const i64 staged_lds = staged_row_stride(s.tj, e), staged_cw = std::max<i64>(1, kStagedChunkBytes / e);
 
   const i64 tasks = n.outer_count() * nti * ntj;
@@ -1194,6 +1257,8 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         mode == store_mode::kDirect && !direct_staged && !chain_stage_links ? nullptr : staging_buffer();
     odometer cur(n);
     i64 bi = 0, bj = 0, cur_o = -1;
+    odometer ahead(n);  // the next task's outer position, for `lookahead`
+    i64 ahead_o = -1;
     std::byte* group_dst = nullptr;  // kContiguous: the gathered tiles' output, group_bytes of it in buf
     i64 group_bytes = 0;
     auto flush_group = [&] {
@@ -1216,6 +1281,26 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
           }
           macro.locate(task - o * nti * ntj, &bi, &bj);
         }
+        if (lookahead && task + 1 < tasks) {  // the next tile's input rows, into L2 (prefetches_next_tile)
+          const i64 o = (task + 1) / (nti * ntj);
+          i64 ai = 0, aj = 0;
+          macro.locate(task + 1 - o * nti * ntj, &ai, &aj);
+          if (o != ahead_o) {
+            if (ahead_o >= 0 && o == ahead_o + 1)
+              ahead.next();
+            else
+              ahead.seek(o);
+            ahead_o = o;
+          }
+          const i64 a0 = std::max<i64>(0, ai * s.ti - shift), a1 = std::min(ni, (ai + 1) * s.ti - shift + ext);
+          const i64 b0 = std::max<i64>(0, aj * s.tj - jshift), b1 = std::min(nj, (aj + 1) * s.tj - jshift);
+          const std::byte* next = in + ahead.in + a0 * n.i.in_stride + b0 * n.j.in_stride;
+          const i64 row = (b1 - b0) * e;
+          if (ahead_span)  // rows within a line of each other: their whole span at once
+            prefetch_lines(next, (a1 - a0 - 1) * n.i.in_stride + row, false);
+          else
+            for (i64 r = 0; r < a1 - a0; ++r) prefetch_lines(next + r * n.i.in_stride, row, false);
+        }
         const i64 i0 = std::max<i64>(0, bi * s.ti - shift), i1 = std::min(ni, (bi + 1) * s.ti - shift);
         const i64 j0 = std::max<i64>(0, bj * s.tj - jshift), j1 = std::min(nj, (bj + 1) * s.tj - jshift);
         const std::byte* src = in + cur.in + i0 * n.i.in_stride + j0 * n.j.in_stride;
@@ -1223,7 +1308,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         if (chained) {
           const bool buffered = mode == store_mode::kLines || direct_staged || chain_stage_links;
           chained_tile(n, kt, tile, buffered ? buf : nullptr, ldb, mode == store_mode::kLines, chain_stage_in,
-                       chain_stage_links, src, dst, i1 - i0, j1 - j0,
+                       chain_stage_links, next_link, src, dst, i1 - i0, j1 - j0,
                        split_count(n.i_chain, n.i_chain_rank, n.i_split, n.i_split_extent, K, cur),
                        split_count(n.j_chain, n.j_chain_rank, n.j_split, n.j_split_extent, n.j_chain_count(), cur));
         } else if (mode == store_mode::kDirect || !buf) {
@@ -1707,10 +1792,13 @@ status configure_blocked(plan_data& pd, std::string*) {
                                          : std::string(s.rows_first ? "strided scalar kernels, input rows first"
                                                                     : "strided scalar kernels");
     const i64 macro = n.outer_rank == 0 ? plain_2d_walk(pd.tuning, n.elem).macro : 0;
-    pd.reason += fmt::format("; {}x{} tiles{} of {} B elements ({}) x {}{}{}{}", s.ti, s.tj, chains, n.elem,
+    pd.reason += fmt::format("; {}x{} tiles{} of {} B elements ({}) x {}{}{}{}{}", s.ti, s.tj, chains, n.elem,
                              kernels, n.outer_count(),
                              macro > 0 ? fmt::format(", in blocks of {} KiB a side", macro / 1024) : "",
                              s.stream ? ", streaming stores" : "",
+                             prefetches_next_tile(n, s)   ? ", next tile prefetched"
+                             : prefetches_next_link(n, s) ? ", next link prefetched"
+                                                          : "",
                              simd && chain_links_staged(n, s) ? ", staged input (i chain links together)"
                              : s.staged || (simd && chain_stages_input(n, s)) ? ", staged input"
                                                                               : "");

@@ -936,6 +936,57 @@ TEST(CpuBlocked, ShortRowsThatFanOutTileOneRunEach) {
   }
 }
 
+// Streamed tiles of short input rows prefetch the next tile's input (prefetches_next_tile): rows
+// apart in the input, or tiles whose output is one block; rows closer than a line as one span (the
+// 6-byte rows). Not: rows side by side written by lines, rows under a line far apart, folded
+// elements of other sizes, chained tiles. The reference's bytes at 1-3 threads either way.
+TEST(CpuBlocked, ShortRowTilesPrefetchTheNextTile) {
+  struct c {
+    permute_desc d;
+    bool prefetched;
+  };
+  const c cases[] = {
+      {pdesc({3, 61, 107, 52}, {0, 1, 3, 2}, 8), true},    // whole 107 x 52 matrices, one block out
+      {pdesc({1100, 174, 3}, {0, 2, 1}, 8), true},         // 24-byte rows side by side: one span
+      {pdesc({5000, 184, 6}, {0, 2, 1}, 1), true},         // 6-byte rows
+      {pdesc({12, 108, 82, 55}, {3, 2, 0, 1}, 4), true},   // 220-byte rows 35 KiB apart
+      {pdesc({20, 11, 25, 21, 17}, {4, 0, 1, 2, 3}, 8), false},
+      {pdesc({2, 32, 1024, 128}, {0, 1, 3, 2}, 2), false},  // 32-byte rows 256 B apart
+      {pdesc({400, 5, 24, 11, 5}, {1, 2, 0, 3, 4}, 8), false},
+      {pdesc({4, 19, 10, 3, 10, 17}, {5, 4, 1, 2, 3, 0}, 16), false},
+  };
+  for (const auto& k : cases)
+    for (int threads : {1, 2, 3}) {
+      std::string summary;
+      ASSERT_EQ(check_permute(k.d, threads, &summary), "") << summary;
+      EXPECT_EQ(summary.find("next tile prefetched") != std::string::npos, k.prefetched) << summary;
+    }
+}
+
+// Chained tiles of 8- and 16-byte elements whose links are straight kernel calls prefetch the next
+// link's rows ahead of each call (prefetches_next_link): rows of at most 576 B, links of 1 KiB and
+// more. Not: links of 512 B, rows of 680 B, 4-byte elements. The reference's bytes at 1-3 threads.
+TEST(CpuBlocked, ChainedLinksPrefetchTheNextLink) {
+  struct c {
+    permute_desc d;
+    bool prefetched;
+  };
+  const c cases[] = {
+      {pdesc({20, 6, 22, 6, 10, 23}, {0, 2, 5, 1, 4, 3}, 8), true},               // 184 B rows, 6 a link
+      {pdesc({4, 12, 6, 2, 15, 18, 13, 2}, {7, 4, 1, 3, 6, 2, 0, 5}, 8), true},  // a j chain of 13
+      {pdesc({20, 7, 6, 9, 22, 10, 2}, {6, 0, 5, 3, 1, 2, 4}, 8), true},
+      {pdesc({40, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, 8), false},  // 16-byte folded, links of 512 B
+      {pdesc({2, 20, 168, 85}, {3, 2, 1, 0}, 8), false},                    // rows of 1360 B
+      {pdesc({20, 6, 22, 6, 10, 23}, {0, 2, 5, 1, 4, 3}, 4), false},
+  };
+  for (const auto& k : cases)
+    for (int threads : {1, 2, 3}) {
+      std::string summary;
+      ASSERT_EQ(check_permute(k.d, threads, &summary), "") << summary;
+      EXPECT_EQ(summary.find("next link prefetched") != std::string::npos, k.prefetched) << summary;
+    }
+}
+
 // Folded elements of 64 B and more whose whole output run is under 4 KiB (kShortRunMinElemBytes):
 // tiles of whole runs by about 4 KiB's worth of input columns; smaller folded elements keep part-run
 // tiles. Odd extents (a short last column tile), a padded input, 1-3 threads.
