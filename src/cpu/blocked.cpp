@@ -395,6 +395,15 @@ struct odometer {
       out += idx[k] * n.outer[k].out_stride;
     }
   }
+  // To outer index o from index *at (-1: none yet): one step when o follows it, else a seek.
+  void move_to(i64 o, i64* at) {
+    if (o == *at) return;
+    if (*at >= 0 && o == *at + 1)
+      next();
+    else
+      seek(o);
+    *at = o;
+  }
   void next() {
     for (int k = n.outer_rank - 1; k >= 0; --k) {
       const loop_dim& d = n.outer[k];
@@ -1272,26 +1281,14 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
       for (i64 task = begin; task < end; ++task) {
         {
           const i64 o = task / (nti * ntj);
-          if (o != cur_o) {
-            if (cur_o >= 0 && o == cur_o + 1)
-              cur.next();
-            else
-              cur.seek(o);
-            cur_o = o;
-          }
+          cur.move_to(o, &cur_o);
           macro.locate(task - o * nti * ntj, &bi, &bj);
         }
         if (lookahead && task + 1 < tasks) {  // the next tile's input rows, into L2 (prefetches_next_tile)
           const i64 o = (task + 1) / (nti * ntj);
           i64 ai = 0, aj = 0;
           macro.locate(task + 1 - o * nti * ntj, &ai, &aj);
-          if (o != ahead_o) {
-            if (ahead_o >= 0 && o == ahead_o + 1)
-              ahead.next();
-            else
-              ahead.seek(o);
-            ahead_o = o;
-          }
+          ahead.move_to(o, &ahead_o);
           const i64 a0 = std::max<i64>(0, ai * s.ti - shift), a1 = std::min(ni, (ai + 1) * s.ti - shift + ext);
           const i64 b0 = std::max<i64>(0, aj * s.tj - jshift), b1 = std::min(nj, (aj + 1) * s.tj - jshift);
           const std::byte* next = in + ahead.in + a0 * n.i.in_stride + b0 * n.j.in_stride;
