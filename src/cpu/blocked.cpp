@@ -1002,6 +1002,10 @@ void prefetch_lines(const std::byte* p, i64 bytes, bool l1) {
   else
     prefetch_span<2>(p, bytes);
 }
+// Rows of `bytes` each, `stride` apart, into L2.
+void prefetch_rows(const std::byte* p, i64 stride, i64 rows, i64 bytes) {
+  for (i64 r = 0; r < rows; ++r) prefetch_lines(p + r * stride, bytes, false);
+}
 void prefetch_links(const blocked_nest& n, const std::byte* src, i64 ti, i64 K, i64 row) {
   i64 cs = row;  // one row's span over the i chain
   for (int c = 0; c < n.i_chain_rank; ++c) cs += (n.i_chain[c].extent - 1) * n.i_chain[c].in_stride;
@@ -1010,7 +1014,7 @@ void prefetch_links(const blocked_nest& n, const std::byte* src, i64 ti, i64 K, 
   if (span <= kPrefetchCompact * K * ti * row && span <= kPrefetchL1Bytes) {
     prefetch_lines(src, span, true);
   } else if (cs <= kPrefetchCompact * K * row) {
-    for (i64 r = 0; r < ti; ++r) prefetch_lines(src + r * n.i.in_stride, cs, false);
+    prefetch_rows(src, n.i.in_stride, ti, cs);
   } else if (lb <= kPrefetchCompact * ti * row) {
     for (i64 k = 0; k < K; ++k) {
       chain_offsets(n.i_chain, n.i_chain_rank, k, &ki, &ko);
@@ -1019,7 +1023,7 @@ void prefetch_links(const blocked_nest& n, const std::byte* src, i64 ti, i64 K, 
   } else {
     for (i64 k = 0; k < K; ++k) {
       chain_offsets(n.i_chain, n.i_chain_rank, k, &ki, &ko);
-      for (i64 r = 0; r < ti; ++r) prefetch_lines(src + ki + r * n.i.in_stride, row, false);
+      prefetch_rows(src + ki, n.i.in_stride, ti, row);
     }
   }
 }
@@ -1075,11 +1079,11 @@ void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runn
       } else {
         if (prefetch_straight_links(n, JP * tj * e)) {
           if (!next_link || k == 0)
-            for (i64 r = 0; r < ti; ++r) prefetch_lines(src + ki + r * n.i.in_stride, JP * tj * e, false);
+            prefetch_rows(src + ki, n.i.in_stride, ti, JP * tj * e);
           if (next_link && k + 1 < K) {  // prefetches_next_link: the next link's rows, ahead of their call
             i64 kn, kno;
             chain_offsets(n.i_chain, n.i_chain_rank, k + 1, &kn, &kno);
-            for (i64 r = 0; r < ti; ++r) prefetch_lines(src + kn + r * n.i.in_stride, JP * tj * e, false);
+            prefetch_rows(src + kn, n.i.in_stride, ti, JP * tj * e);
           }
         }
         tile(src + ki, buf + k * ti * e, e, ldb, ti, JP * tj);
@@ -1296,7 +1300,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
           if (ahead_span)  // rows within a line of each other: their whole span at once
             prefetch_lines(next, (a1 - a0 - 1) * n.i.in_stride + row, false);
           else
-            for (i64 r = 0; r < a1 - a0; ++r) prefetch_lines(next + r * n.i.in_stride, row, false);
+            prefetch_rows(next, n.i.in_stride, a1 - a0, row);
         }
         const i64 i0 = std::max<i64>(0, bi * s.ti - shift), i1 = std::min(ni, (bi + 1) * s.ti - shift);
         const i64 j0 = std::max<i64>(0, bj * s.tj - jshift), j1 = std::min(nj, (bj + 1) * s.tj - jshift);
@@ -1352,7 +1356,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
             tile.with_input_stride(lds)(buf + kBufBytes, buf, e, ldb, i1x - i0, j1 - j0);
           } else {
             if (prefetch_tile_rows)
-              for (i64 r = 0; r < i1x - i0; ++r) prefetch_lines(src + r * n.i.in_stride, (j1 - j0) * e, false);
+              prefetch_rows(src, n.i.in_stride, i1x - i0, (j1 - j0) * e);
             tile(src, buf, e, ldb, i1x - i0, j1 - j0);
           }
           if (!row_end) {

@@ -936,6 +936,15 @@ TEST(CpuBlocked, ShortRowsThatFanOutTileOneRunEach) {
   }
 }
 
+// The reference's bytes at 1-3 threads, and whether each plan's summary carries `mark`.
+void expect_summary_mark(const permute_desc& d, const char* mark, bool expected) {
+  for (int threads : {1, 2, 3}) {
+    std::string summary;
+    ASSERT_EQ(check_permute(d, threads, &summary), "") << summary;
+    EXPECT_EQ(summary.find(mark) != std::string::npos, expected) << mark << ": " << summary;
+  }
+}
+
 // Streamed tiles of short input rows prefetch the next tile's input (prefetches_next_tile): rows
 // apart in the input, or tiles whose output is one block; rows closer than a line as one span (the
 // 6-byte rows). Not: rows side by side written by lines, rows under a line far apart, folded
@@ -943,7 +952,7 @@ TEST(CpuBlocked, ShortRowsThatFanOutTileOneRunEach) {
 TEST(CpuBlocked, ShortRowTilesPrefetchTheNextTile) {
   struct c {
     permute_desc d;
-    bool prefetched;
+    bool prefetched;  // the plan summary says so
   };
   const c cases[] = {
       {pdesc({3, 61, 107, 52}, {0, 1, 3, 2}, 8), true},    // whole 107 x 52 matrices, one block out
@@ -955,12 +964,7 @@ TEST(CpuBlocked, ShortRowTilesPrefetchTheNextTile) {
       {pdesc({400, 5, 24, 11, 5}, {1, 2, 0, 3, 4}, 8), false},
       {pdesc({4, 19, 10, 3, 10, 17}, {5, 4, 1, 2, 3, 0}, 16), false},
   };
-  for (const auto& k : cases)
-    for (int threads : {1, 2, 3}) {
-      std::string summary;
-      ASSERT_EQ(check_permute(k.d, threads, &summary), "") << summary;
-      EXPECT_EQ(summary.find("next tile prefetched") != std::string::npos, k.prefetched) << summary;
-    }
+  for (const auto& k : cases) expect_summary_mark(k.d, "next tile prefetched", k.prefetched);
 }
 
 // Chained tiles of 8- and 16-byte elements whose links are straight kernel calls prefetch the next
@@ -969,7 +973,7 @@ TEST(CpuBlocked, ShortRowTilesPrefetchTheNextTile) {
 TEST(CpuBlocked, ChainedLinksPrefetchTheNextLink) {
   struct c {
     permute_desc d;
-    bool prefetched;
+    bool prefetched;  // the plan summary says so
   };
   const c cases[] = {
       {pdesc({20, 6, 22, 6, 10, 23}, {0, 2, 5, 1, 4, 3}, 8), true},               // 184 B rows, 6 a link
@@ -979,12 +983,7 @@ TEST(CpuBlocked, ChainedLinksPrefetchTheNextLink) {
       {pdesc({2, 20, 168, 85}, {3, 2, 1, 0}, 8), false},                    // rows of 1360 B
       {pdesc({20, 6, 22, 6, 10, 23}, {0, 2, 5, 1, 4, 3}, 4), false},
   };
-  for (const auto& k : cases)
-    for (int threads : {1, 2, 3}) {
-      std::string summary;
-      ASSERT_EQ(check_permute(k.d, threads, &summary), "") << summary;
-      EXPECT_EQ(summary.find("next link prefetched") != std::string::npos, k.prefetched) << summary;
-    }
+  for (const auto& k : cases) expect_summary_mark(k.d, "next link prefetched", k.prefetched);
 }
 
 // Folded elements of 64 B and more whose whole output run is under 4 KiB (kShortRunMinElemBytes):
