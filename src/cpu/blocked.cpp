@@ -1762,17 +1762,26 @@ plain_walk plain_2d_walk(cpu_tuning t, i64 elem) {
   return (t == cpu_tuning::kIntel && elem == 8) || elem == 16 ? kPlainWideWalk : plain_walk{};
 }
 
+kernel_table tuned_kernels(cpu_tuning t) {
+  kernel_table k = active_kernels();
+  if (t == cpu_tuning::kIntel && k.stream_copy_pieces) k.stream_copy = k.stream_copy_pieces;
+  return k;
+}
+
 // The planner's step: the nest and tile shape are pure functions of the normalised problem and the
 // kernel table, so run_blocked derives the same ones again instead of carrying them in the plan;
 // configure records them in the plan's summary (and the tile in block_x/block_y, for display).
 status configure_blocked(plan_data& pd, std::string*) {
   const blocked_nest n = make_nest(pd.prob);
-  const kernel_table& kt = active_kernels();
+  const kernel_table kt = tuned_kernels(pd.tuning);
   const i64 out_bytes = pd.prob.count() * pd.prob.elem_bytes;
   pd.launch.block_x = pd.launch.block_y = 0;
   if (n.k == blocked_nest::kind::kRows) {
     pd.reason += fmt::format("; rows of {} B x {}{}", n.elem, n.outer_count(),
-                             stream_row_copies(n, kt, out_bytes) ? ", streaming stores" : "");
+                             !stream_row_copies(n, kt, out_bytes) ? ""
+                             : kt.stream_copy_pieces && kt.stream_copy == kt.stream_copy_pieces
+                                 ? ", streaming stores, read in pieces side by side"
+                                 : ", streaming stores");
   } else if (unzips(n, kt, out_bytes)) {
     pd.reason += fmt::format("; unzip of {} rows of {} packed {} B elements x {} ({} kernels), streaming stores",
                              n.i.extent, n.j.extent, n.elem, n.outer_count(), kt.isa);
@@ -1809,7 +1818,7 @@ status configure_blocked(plan_data& pd, std::string*) {
 
 status run_blocked(const plan_data& pd, const void* in, void* out, CUstream_st*, std::string*) {
   const blocked_nest n = make_nest(pd.prob);
-  const kernel_table& kt = active_kernels();
+  const kernel_table kt = tuned_kernels(pd.tuning);
   const i64 out_bytes = pd.prob.count() * pd.prob.elem_bytes;
   const auto* src = static_cast<const std::byte*>(in);
   auto* dst = static_cast<std::byte*>(out);

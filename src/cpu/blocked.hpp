@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 
+#include "cpu/microkernels.hpp"  // kernel_table
 #include "plan/problem.hpp"
 #include "xpose/plan.hpp"  // cpu_tuning
 
@@ -107,5 +108,10 @@ struct plain_walk {
   std::int64_t out_row = 0, in_row = 0, tile = 0, macro = 0;
 };
 plain_walk plain_2d_walk(cpu_tuning t, std::int64_t elem);
+
+// The kernels a plan of tuning `t` (resolved) runs: active_kernels(), with its long copies reading
+// several pieces side by side (kernel_table::stream_copy_pieces) under the `intel` tuning and one
+// sequential stream under the `amd` one (microkernels_avx2.cpp says what each host measured).
+kernel_table tuned_kernels(cpu_tuning t);
 
 }  // namespace xpose::detail::cpu

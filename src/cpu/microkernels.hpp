@@ -69,6 +69,10 @@ struct kernel_table {
   // a group can start on: out[(j * n + c) * e] = in[c * ldi + j * e]. Null: the tiles.
   void (*zip_stream)(const std::byte* in, std::int64_t ldi, std::byte* out, std::int64_t n, std::int64_t e,
                      std::int64_t count) = nullptr;
+  // stream_copy reading several pieces of the source side by side instead of one sequential
+  // stream, for plans of the `intel` tuning: tuned_kernels (blocked.hpp) puts it in stream_copy's
+  // place for them (microkernels_avx2.cpp says why). Null: stream_copy serves every tuning.
+  copy_fn stream_copy_pieces = nullptr;
 };
 
 // unzip_stream's channels, and how it walks its input: kUnzipPieces pieces of kUnzipPieceBytes of

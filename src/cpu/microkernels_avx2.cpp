@@ -849,14 +849,22 @@ inline void stream_line(std::byte* d, const std::byte* s) {
   _mm256_stream_si256(reinterpret_cast<__m256i*>(d + 32), b);
 }
 
-// stream_copy reads kCopyPieces pieces of kCopyPieceBytes side by side (glibc's large copies walk
-// four pages so): one sequential read stream per core does not keep enough reads in flight on the
-// Intel Xeon development host (docs/cpu.md "Thirty-first session"). 2 threads, GB/s, alternating
-// runs, one stream -> four pieces (docs/cpu.md "Thirty-second session"): a copy of 512 MiB 40.2,
-// 37.0 -> 47.2, 47.8 (glibc's memcpy 46); 256 MiB 36.6, 34.7 -> 45.4, 45.3 (glibc 26, under its
-// non-temporal threshold); i8 [68,134,200,142] perm 0,1,2,3 34.8, 34.2 -> 45.3, 46.4.
+// The long copies (row copies, plain copies) with streaming stores, in one of two read patterns;
+// the plan's CPU tuning picks one (blocked.cpp, tuned_kernels):
+// - stream_copy_pieces (the `intel` tuning) reads kCopyPieces pieces of kCopyPieceBytes side by
+//   side (glibc's large copies walk four pages so): one sequential read stream per core does not
+//   keep enough reads in flight on the Intel Xeon development host (docs/cpu.md "Thirty-first
+//   session"). 2 threads, GB/s, alternating runs, one stream -> four pieces (docs/cpu.md
+//   "Thirty-second session"): a copy of 512 MiB 40.2, 37.0 -> 47.2, 47.8 (glibc's memcpy 46);
+//   256 MiB 36.6, 34.7 -> 45.4, 45.3 (glibc 26, under its non-temporal threshold); i8
+//   [68,134,200,142] perm 0,1,2,3 34.8, 34.2 -> 45.3, 46.4.
+// - stream_copy (the `amd` tuning) reads one sequential stream. On an AMD EPYC Zen 3 host the four
+//   pieces ran a third as fast: 512 MiB in 1 MiB chunks on 2 threads, five rounds, medians, GB/s,
+//   one stream 32.4, two pieces 30.1, four 10.1 (glibc's memcpy 20-21); the f64 suite's plain copies
+//   ran at 39-43% of the bench's copy (docs/cpu.md "Thirty-ninth session").
 constexpr std::size_t kCopyPieces = 4, kCopyPieceBytes = 4096;
-void stream_copy(std::byte* dst, const std::byte* src, std::size_t n) {
+template <std::size_t Pieces>
+void stream_copy_in(std::byte* dst, const std::byte* src, std::size_t n) {
   const std::size_t head = (64 - (reinterpret_cast<std::uintptr_t>(dst) & 63)) & 63;
   if (n < head + 64) {
     std::memcpy(dst, src, n);
@@ -866,13 +874,18 @@ void stream_copy(std::byte* dst, const std::byte* src, std::size_t n) {
   dst += head;
   src += head;
   n -= head;
-  // Whole groups of kCopyPieces pieces of kCopyPieceBytes, one line of each piece in turn.
-  constexpr std::size_t group = kCopyPieces * kCopyPieceBytes;
-  for (; n >= group; n -= group, src += group, dst += group)
-    for (std::size_t k = 0; k < kCopyPieceBytes; k += 64)
-      for (std::size_t p = 0; p < kCopyPieces; ++p) stream_line(dst + p * kCopyPieceBytes + k, src + p * kCopyPieceBytes + k);
+  if constexpr (Pieces > 1) {  // whole groups of Pieces pieces of kCopyPieceBytes, one line of each in turn
+    constexpr std::size_t group = Pieces * kCopyPieceBytes;
+    for (; n >= group; n -= group, src += group, dst += group)
+      for (std::size_t k = 0; k < kCopyPieceBytes; k += 64)
+        for (std::size_t p = 0; p < Pieces; ++p) stream_line(dst + p * kCopyPieceBytes + k, src + p * kCopyPieceBytes + k);
+  }
   for (; n >= 64; n -= 64, src += 64, dst += 64) stream_line(dst, src);
   std::memcpy(dst, src, n);
+}
+void stream_copy(std::byte* dst, const std::byte* src, std::size_t n) { stream_copy_in<1>(dst, src, n); }
+void stream_copy_pieces(std::byte* dst, const std::byte* src, std::size_t n) {
+  stream_copy_in<kCopyPieces>(dst, src, n);
 }
 
 // The tight loop of the streaming tiles, one call per tile (a call per row cost 45% at 8193 x
@@ -986,7 +999,12 @@ const kernel_table* avx2_kernels() {
                               fence,      copy_rows,
                               stage_rows, slot_rows_any<true>,
                               slot_rows_any<false>, stream_tile_16b};
-  return &t;
+  static const kernel_table with_pieces = [] {
+    kernel_table k = t;
+    k.stream_copy_pieces = stream_copy_pieces;
+    return k;
+  }();
+  return &with_pieces;
 }
 
 }  // namespace xpose::detail::cpu

@@ -167,7 +167,11 @@ TEST(CpuBlockedKernels, TilesMatchDefinitionAndStayInside) {
             << kt->isa << " " << e << "-byte tile " << rows << "x" << cols << " ldi " << ldi << " ldo " << ldo;
       }
     }
-    if (kt->stream_copy) {  // every length and destination alignment around the 64-byte blocks
+    // Both long-copy read patterns (kernel_table::stream_copy_pieces): every length and
+    // destination alignment around the 64-byte blocks, and lengths around whole groups of pieces.
+    for (const auto copy : {kt->stream_copy, kt->stream_copy_pieces}) {
+      if (!copy) continue;
+      const char* name = copy == kt->stream_copy ? "stream_copy" : "stream_copy_pieces";
       std::vector<unsigned char> src(700), dst(900), want(900);
       xpose::test::fill_random(src.data(), src.size(), 3);
       for (std::size_t off = 0; off < 64; off += 7)
@@ -175,9 +179,9 @@ TEST(CpuBlockedKernels, TilesMatchDefinitionAndStayInside) {
           std::fill(dst.begin(), dst.end(), xpose::test::kPoison);
           want = dst;
           std::memcpy(want.data() + off + 64, src.data(), n);
-          kt->stream_copy(reinterpret_cast<std::byte*>(dst.data() + off + 64), reinterpret_cast<const std::byte*>(src.data()), n);
+          copy(reinterpret_cast<std::byte*>(dst.data() + off + 64), reinterpret_cast<const std::byte*>(src.data()), n);
           kt->stream_fence();
-          ASSERT_EQ(xpose::test::first_difference(dst.data(), want.data(), dst.size()), -1) << "stream_copy " << n << " at +" << off;
+          ASSERT_EQ(xpose::test::first_difference(dst.data(), want.data(), dst.size()), -1) << name << " " << n << " at +" << off;
         }
       // Lengths around whole groups of four 4 KiB pieces (kCopyPieces), and several groups.
       std::vector<unsigned char> big_src(70000), big_dst(70200), big_want(70200);
@@ -187,10 +191,10 @@ TEST(CpuBlockedKernels, TilesMatchDefinitionAndStayInside) {
           std::fill(big_dst.begin(), big_dst.end(), xpose::test::kPoison);
           big_want = big_dst;
           std::memcpy(big_want.data() + off + 64, big_src.data(), n);
-          kt->stream_copy(reinterpret_cast<std::byte*>(big_dst.data() + off + 64), reinterpret_cast<const std::byte*>(big_src.data()), n);
+          copy(reinterpret_cast<std::byte*>(big_dst.data() + off + 64), reinterpret_cast<const std::byte*>(big_src.data()), n);
           kt->stream_fence();
           ASSERT_EQ(xpose::test::first_difference(big_dst.data(), big_want.data(), big_dst.size()), -1)
-              << "stream_copy " << n << " at +" << off;
+              << name << " " << n << " at +" << off;
         }
     }
   }
@@ -1097,6 +1101,36 @@ TEST(CpuBlocked, PlainWideTransposesUnderEachTuning) {
   g_tuning = cpu_tuning::kAuto;
   EXPECT_EQ(intel.substr(intel.find("tiles") - 10), amd.substr(amd.find("tiles") - 10));
   EXPECT_EQ(intel.find("blocks of"), std::string::npos) << intel;
+}
+
+// Long copies read one sequential stream under the `amd` tuning and several pieces side by side
+// under the `intel` one (tuned_kernels); the plan summary says which, and both give the reference's
+// bytes: a plain copy and row copies of odd lengths at odd offsets, large enough to stream, 1-3
+// threads.
+TEST(CpuBlocked, LongCopiesReadByTuning) {
+  using xpose::cpu_tuning;
+  namespace cpu = xpose::detail::cpu;
+  const cpu::kernel_table& active = cpu::active_kernels();
+  EXPECT_EQ(cpu::tuned_kernels(cpu_tuning::kAmd).stream_copy, active.stream_copy);
+  EXPECT_EQ(cpu::tuned_kernels(cpu_tuning::kIntel).stream_copy,
+            active.stream_copy_pieces ? active.stream_copy_pieces : active.stream_copy);
+  const permute_desc cases[] = {
+      pdesc({3, 700001}, {0, 1}, 4),           // one plain copy of 8.4 MB
+      pdesc({5, 40, 9001}, {1, 0, 2}, 4),      // rows of 36004 B, moved
+      pdesc({7, 3, 150007}, {1, 0, 2}, 2),     // rows of 300014 B at 2-byte offsets
+  };
+  for (cpu_tuning t : {cpu_tuning::kAmd, cpu_tuning::kIntel}) {
+    g_tuning = t;
+    for (const auto& d : cases)
+      for (int threads : {1, 2, 3}) {
+        std::string summary;
+        ASSERT_EQ(check_permute(d, threads, &summary), "") << summary;
+        EXPECT_EQ(summary.find("streaming stores") != std::string::npos, active.stream_copy != nullptr) << summary;
+        const bool pieces = t == cpu_tuning::kIntel && active.stream_copy_pieces != nullptr;
+        EXPECT_EQ(summary.find("read in pieces side by side") != std::string::npos, pieces) << summary;
+      }
+  }
+  g_tuning = cpu_tuning::kAuto;
 }
 
 TEST(CpuBlocked, TuningResolvesAndIsValidated) {
