@@ -119,7 +119,10 @@ int log2_of(int v) {
 // the box breaks a limit of the kernel.
 // split_d0: end the output run before the input's fastest dim (d0) where it would include it, so
 // the word gather can run (box_tile.hpp).
-bool box_from(const problem& pr, const std::vector<int>& t, box_params* out, bool split_d0 = false) {
+// budget: the shared-memory budget of the tile and its tables (kBoxMaxSmem, or box_plan's
+// kRawWideBudget).
+bool box_from(const problem& pr, const std::vector<int>& t, box_params* out, bool split_d0 = false,
+              int budget = kBoxMaxSmem) {
   box_params p;
   const int s = pr.elem_bytes;
   p.rank = pr.rank;
@@ -136,7 +139,7 @@ bool box_from(const problem& pr, const std::vector<int>& t, box_params* out, boo
     max_in += (t[k] - 1) * p.in_stride[k];
     max_out += (t[k] - 1) * p.out_stride[k];
   }
-  if (volume * s > kBoxMaxSmem || max_in >= (std::int64_t{1} << 31) || max_out >= (std::int64_t{1} << 31) ||
+  if (volume * s > budget || max_in >= (std::int64_t{1} << 31) || max_out >= (std::int64_t{1} << 31) ||
       p.tiles >= (std::int64_t{1} << 32))
     return false;
   p.volume = static_cast<int>(volume);
@@ -157,7 +160,7 @@ bool box_from(const problem& pr, const std::vector<int>& t, box_params* out, boo
     p.out_run_dims = run_of(pr, t, false, &out_order, &p.run_out, &p.out_unit, cap);
     const std::int64_t runs_in = volume / p.run_in, runs_out = volume / p.run_out;
     const std::int64_t tables = 4 * (2 * runs_in + 3 * runs_out + p.run_out + p.run_out * s / 16 + 1);
-    if (volume * s + 16 * runs_in + 128 + tables <= kBoxMaxSmem) break;
+    if (volume * s + 16 * runs_in + 128 + tables <= budget) break;
   }
   if (p.in_run_dims == 0 || p.out_run_dims == 0) return false;
   p.n_box = static_cast<int>(in_order.size());
@@ -237,7 +240,7 @@ void gather_fields(box_params* p, int elem_bytes, bool may_words) {
 }
 
 // Fills the pitches and sizes for row pitch P and the swizzle; false over the budget.
-bool layout(box_params* p, int elem_bytes, int row_bytes, int swizzle) {
+bool layout(box_params* p, int elem_bytes, int row_bytes, int swizzle, int budget = kBoxMaxSmem) {
   p->row_bytes = row_bytes;
   p->swizzle = swizzle;
   p->raw = 0;
@@ -256,7 +259,7 @@ bool layout(box_params* p, int elem_bytes, int row_bytes, int swizzle) {
   const int rows_bytes = (p->runs_in - 1) * row_bytes + p->nc_in * 16;
   p->tile_bytes = (rows_bytes + 127) / 128 * 128;
   p->smem_bytes = p->tile_bytes + 4 * box_tables_of(*p).end;
-  return p->smem_bytes <= kBoxMaxSmem;
+  return p->smem_bytes <= budget;
 }
 
 // Whether two raw rows whose linear starts lie `gap` bytes apart never share a 16-byte chunk, for a
@@ -275,7 +278,7 @@ constexpr int kBoxRawMaxElem = 8;
 // The raw layout (box_tile.hpp "Raw rows") of a box the element gather runs: row dims in input
 // order, each at the least pitch congruent to its input stride mod 16 that keeps every row `extra`
 // chunks clear of the rows before it; false over the budget.
-bool layout_raw(box_params* p, int elem_bytes, int extra, int swizzle) {
+bool layout_raw(box_params* p, int elem_bytes, int extra, int swizzle, int budget = kBoxMaxSmem) {
   const int s = elem_bytes;
   p->raw = 1;
   p->swizzle = swizzle;  // plain or granules: the load copies whole 16-byte chunks
@@ -305,7 +308,7 @@ bool layout_raw(box_params* p, int elem_bytes, int extra, int swizzle) {
   // The last row's chunks end at most 15 + 16 nc_in bytes past its linear start.
   p->tile_bytes = (last + 15 + 16 * p->nc_in + 127) / 128 * 128;
   p->smem_bytes = p->tile_bytes + 4 * box_tables_of(*p).end;
-  return p->smem_bytes <= kBoxMaxSmem;
+  return p->smem_bytes <= budget;
 }
 
 // Where the load phase stores chunk 0 of row r of a tile at shift 0 (linear).
@@ -329,11 +332,27 @@ constexpr int kMinBoxBytes = 16 * 1024;
 // 40.6 (docs/performance.md "Thirty-second session").
 constexpr int kSmallBoxBytes = 24 * 1024;
 constexpr double kSmallBoxGrowth = 1.5;
+// Raw boxes of 4- to 8-byte elements over kRawWideBudget bytes are planned again within that budget
+// (tile and tables), and take that box where its rows are raw too: boxes of 22-38 KiB become boxes
+// of 15-18.5 KiB. H200, the f64 suite's eleven raw boxes and six of f32's, a temporary switch that
+// planned every box within 20, 24 or 28 KiB, two device calls (results/box-pipe-budget-ab-2026-12-03-1.json and box-budget-ab-2026-12-03.json,
+// fortieth session), % of copy, mean of two rounds: f64 [462819,29,5] perm 1,0,2 63.4 -> 76.4,
+// [22974,127,23] perm 1,0,2 73.4 -> 79.3, [13,9,25,8,13,9,4,6] 74.7 -> 78.7, [1393,15,13,13,19] 73.1
+// -> 75.7, f32 [462819,29,5] 68.2 -> 78.2, [298,14,9,17,15,7] 66.8 -> 76.0, [13,9,25,8,13,9,4,6] 68.0
+// -> 71.0; level within 1.5 points on six; down on f64 [683,11,25,21,17] 82.4 -> 80.2 and f32
+// [1,24,19,23,24,25,16,5] 73.2 -> 71.5. Boxes already under the budget are left alone: f64
+// [22,12,5,21,6,20,20] (19200 B) fell from 84.8 to 77.5 when cut to 9600 B. 24 and 28 KiB gained
+// less (+0.6 and +0.5 points on average, against +2.6 for 20 KiB) and cut f64 [692,19,10,3,10,17]
+// to a 17x5x32 box at 58.4-58.8 (69.3 before). Why the smaller boxes run faster is not known: the
+// occupancy stays at five blocks per SM (registers bound it). Bytes and halves keep their boxes:
+// f16 [1384,19,10,3,10,17] fell from 49.4 to 33.0 within 20 KiB.
+constexpr int kRawWideBudget = 20 * 1024;
+constexpr int kRawWideMinElem = 4;
 
 // Grows a box below `target` bytes (kMinBoxBytes, or twice that) along further dims, fastest in the
 // input first: each by the factor the volume lacks (balanced pieces), or whole, whichever the
 // kernel accepts (a partial dim must end a run).
-void grow(const problem& pr, std::vector<int>* t, box_params* p, bool split_d0, int target) {
+void grow(const problem& pr, std::vector<int>* t, box_params* p, bool split_d0, int target, int budget) {
   const int s = pr.elem_bytes;
   std::vector<int> dims(pr.rank);
   for (int k = 0; k < pr.rank; ++k) dims[k] = k;
@@ -362,7 +381,7 @@ void grow(const problem& pr, std::vector<int>* t, box_params* p, bool split_d0, 
           std::vector<int> u = *t;
           u[d] = static_cast<int>(next);
           box_params q;
-          if (!box_from(pr, u, &q, split_d0) || !layout(&q, s, q.nc_in * 16, kBoxPlain)) continue;
+          if (!box_from(pr, u, &q, split_d0, budget) || !layout(&q, s, q.nc_in * 16, kBoxPlain, budget)) continue;
           // Not at the cost of the runs (a bigger box whose output run's table no longer fits cuts
           // the run at a dim boundary: [788,61,107,52] perm 0,1,3,2 i8 went from one 5564-byte run
           // to runs of 107 B, 28.2 -> 19.6% of copy, H200 2026-11-30).
@@ -500,7 +519,7 @@ bool fewest_wavefronts(const box_params& base, int elem_bytes, int steps, box_pa
 
 // The best-scoring box whose growth aims at `target` bytes (grow), in its layout of fewest
 // wavefronts; false if none fits the shared-memory budget.
-bool pick_box(const problem& pr, int target, box_params* chosen) {
+bool pick_box(const problem& pr, int target, int budget, box_params* chosen) {
   const int s = pr.elem_bytes;
   const std::vector<int> in_order = contiguous_order(pr, true), out_order = contiguous_order(pr, false);
 
@@ -520,9 +539,9 @@ bool pick_box(const problem& pr, int target, box_params* chosen) {
         if (split && s > 2) continue;
         std::vector<int> u = t;
         box_params p;
-        if (!box_from(pr, u, &p, split)) continue;
-        grow(pr, &u, &p, split, target);
-        if (!layout(&p, s, p.nc_in * 16, kBoxPlain)) continue;
+        if (!box_from(pr, u, &p, split, budget)) continue;
+        grow(pr, &u, &p, split, target, budget);
+        if (!layout(&p, s, p.nc_in * 16, kBoxPlain, budget)) continue;
         const double sc = score(pr, p) * (p.words ? kWordGatherGain : 1.0);
         if (sc > best_score + 1e-9) best_score = sc, best = p;
       }
@@ -533,15 +552,15 @@ bool pick_box(const problem& pr, int target, box_params* chosen) {
   const int step = std::max(4, s);
   const int min_row = (best.run_in * s + step - 1) / step * step;
   return fewest_wavefronts(best, s, 16, chosen, [&](box_params* q, int k, int swz) {
-    return (swz != kBoxWords || s <= 4) && layout(q, s, min_row + step * k, swz);
+    return (swz != kBoxWords || s <= 4) && layout(q, s, min_row + step * k, swz, budget);
   });
 }
 
 // The raw layout with the fewest wavefronts for box p (0..7 chunks of extra room for the rows,
 // plain or granules swizzled; then the smaller tile); false if none fits the budget.
-bool raw_layout(const box_params& p, int elem_bytes, box_params* out) {
+bool raw_layout(const box_params& p, int elem_bytes, int budget, box_params* out) {
   return fewest_wavefronts(p, elem_bytes, 8, out, [&](box_params* q, int extra, int swz) {
-    return swz != kBoxWords && layout_raw(q, elem_bytes, extra, swz);
+    return swz != kBoxWords && layout_raw(q, elem_bytes, extra, swz, budget);
   });
 }
 
@@ -554,7 +573,7 @@ bool raw_layout(const box_params& p, int elem_bytes, box_params* out) {
 // [24,7,19,17,3,14,21,5] 38.1 -> 45.2, [29048,22,5,2,7,6] 34.9 -> 41.6, [2172,20,11,11,17,3] 35.3 ->
 // 38.4, f16 [1384,19,10,3,10,17] 46.0 -> 48.1; one lost, i8 [372,25,19,14,18,6] 52.9 -> 49.1 (its
 // output runs 600 -> 450 B).
-bool shrink_for_raw(const problem& pr, const box_params& p, box_params* out) {
+bool shrink_for_raw(const problem& pr, const box_params& p, int budget, box_params* out) {
   const int s = pr.elem_bytes;
   int best = 0;
   for (int i = p.in_run_dims; i < p.n_box; ++i) {
@@ -564,9 +583,9 @@ bool shrink_for_raw(const problem& pr, const box_params& p, box_params* out) {
       const int want = std::max(1, p.t[d] * k / 16), pieces = (p.ext[d] + want - 1) / want;
       u[d] = (p.ext[d] + pieces - 1) / pieces;
       box_params q, r;
-      if (u[d] >= p.t[d] || !box_from(pr, u, &q) || q.volume <= best || q.in_run_dims != p.in_run_dims ||
+      if (u[d] >= p.t[d] || !box_from(pr, u, &q, false, budget) || q.volume <= best || q.in_run_dims != p.in_run_dims ||
           q.out_run_dims != p.out_run_dims || q.out_aligned < p.out_aligned ||
-          !layout(&q, s, q.nc_in * 16, kBoxPlain) || q.words || !raw_layout(q, s, &r))
+          !layout(&q, s, q.nc_in * 16, kBoxPlain, budget) || q.words || !raw_layout(q, s, budget, &r))
         continue;
       best = q.volume, *out = r;
     }
@@ -600,21 +619,32 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
     *reason = "permute_box keeps input offsets in 32 bits (an input span below 2 GiB)";
     return false;
   }
+  // The box and its layout within a shared-memory budget.
+  auto plan_within = [&](int budget, box_params* plan) {
+    box_params chosen;
+    if (!pick_box(pr, kMinBoxBytes, budget, &chosen)) return false;
+    box_params larger;  // kSmallBoxBytes says when and why
+    if (s <= 8 && std::int64_t{chosen.volume} * s < kSmallBoxBytes && pick_box(pr, 2 * kMinBoxBytes, budget, &larger) &&
+        larger.volume >= kSmallBoxGrowth * chosen.volume && larger.swizzle == chosen.swizzle)
+      chosen = larger;
+    // Raw rows where the element gather runs (box_tile.hpp), for the box chosen above: 0..7 chunks
+    // of extra room for the rows, plain or granules swizzled; fewest wavefronts, then the smaller tile.
+    box_params raw;
+    if (!chosen.words && s <= kBoxRawMaxElem &&
+        (raw_layout(chosen, s, budget, &raw) || shrink_for_raw(pr, chosen, budget, &raw)))
+      chosen = raw;
+    *plan = chosen;
+    return true;
+  };
   box_params chosen;
-  if (!pick_box(pr, kMinBoxBytes, &chosen)) {
+  if (!plan_within(kBoxMaxSmem, &chosen)) {
     *reason = "permute_box found no box within its shared-memory budget";
     return false;
   }
-  box_params larger;  // kSmallBoxBytes says when and why
-  if (s <= 8 && std::int64_t{chosen.volume} * s < kSmallBoxBytes && pick_box(pr, 2 * kMinBoxBytes, &larger) &&
-      larger.volume >= kSmallBoxGrowth * chosen.volume && larger.swizzle == chosen.swizzle)
-    chosen = larger;
-  // Raw rows where the element gather runs (box_tile.hpp), for the box chosen above: 0..7 chunks of
-  // extra room for the rows, plain or granules swizzled; fewest wavefronts, then the smaller tile.
-  box_params raw;
-  if (!chosen.words && s <= kBoxRawMaxElem &&
-      (raw_layout(chosen, s, &raw) || shrink_for_raw(pr, chosen, &raw)))
-    chosen = raw;
+  box_params within;  // kRawWideBudget says when and why
+  if (chosen.raw && s >= kRawWideMinElem && std::int64_t{chosen.volume} * s > kRawWideBudget &&
+      plan_within(kRawWideBudget, &within) && within.raw)
+    chosen = within;
   chosen.in_span_bytes = static_cast<std::int32_t>(span * s);
   std::int64_t max_in = 0;
   for (int k = 0; k < pr.rank; ++k) max_in += (chosen.t[k] - 1) * pr.dims[k].in_stride;
