@@ -334,18 +334,19 @@ constexpr int kSmallBoxBytes = 24 * 1024;
 constexpr double kSmallBoxGrowth = 1.5;
 // Raw boxes of 4- to 8-byte elements over kRawWideBudget bytes are planned again within that budget
 // (tile and tables), and take that box where its rows are raw too: boxes of 22-38 KiB become boxes
-// of 15-18.5 KiB. H200, the f64 suite's eleven raw boxes and six of f32's, a temporary switch that
-// planned every box within 20, 24 or 28 KiB, two device calls (results/box-pipe-budget-ab-2026-12-03-1.json and box-budget-ab-2026-12-03.json,
-// fortieth session), % of copy, mean of two rounds: f64 [462819,29,5] perm 1,0,2 63.4 -> 76.4,
-// [22974,127,23] perm 1,0,2 73.4 -> 79.3, [13,9,25,8,13,9,4,6] 74.7 -> 78.7, [1393,15,13,13,19] 73.1
-// -> 75.7, f32 [462819,29,5] 68.2 -> 78.2, [298,14,9,17,15,7] 66.8 -> 76.0, [13,9,25,8,13,9,4,6] 68.0
-// -> 71.0; level within 1.5 points on six; down on f64 [683,11,25,21,17] 82.4 -> 80.2 and f32
-// [1,24,19,23,24,25,16,5] 73.2 -> 71.5. Boxes already under the budget are left alone: f64
-// [22,12,5,21,6,20,20] (19200 B) fell from 84.8 to 77.5 when cut to 9600 B. 24 and 28 KiB gained
-// less (+0.6 and +0.5 points on average, against +2.6 for 20 KiB) and cut f64 [692,19,10,3,10,17]
-// to a 17x5x32 box at 58.4-58.8 (69.3 before). Why the smaller boxes run faster is not known: the
-// occupancy stays at five blocks per SM (registers bound it). Bytes and halves keep their boxes:
-// f16 [1384,19,10,3,10,17] fell from 49.4 to 33.0 within 20 KiB.
+// of 13-18.5 KiB. H200, fortieth session (docs/performance.md "Fortieth session"): a temporary switch
+// planned every box within 20, 24 or 28 KiB; on the f64 suite's raw boxes and six of f32's 20 KiB
+// gained most (+2.6 points on average, 24 and 28 KiB +0.6 and +0.5), and the rule's 24 changed suite
+// plans against main's, two or three rounds each, % of copy (results/box-pipe-budget-ab-2026-12-03-1,
+// box-budget-ab-2026-12-03, box-budget-confirm-2026-12-03-{1,2}): 15 up, e.g. f64 [462819,29,5] perm
+// 1,0,2 63.4 -> 76.7, [22974,127,23] perm 1,0,2 73.3 -> 79.5, f32 [462819,29,5] 68.2 -> 78.2,
+// [298,14,9,17,15,7] perm 1,4,3,0,2,5 66.8 -> 76.0, [1393,15,13,13,19] perm 3,0,1,2,4 74.4 -> 78.8;
+// four level; five down, f32 [180400,124,3,1] perm 1,0,2,3 78.2 -> 72.8 the most (f64 80.8 -> 79.6),
+// f64 [683,11,25,21,17] 82.4 -> 80.2; +2.3 points on average. Boxes already under the budget keep
+// theirs: f64 [22,12,5,21,6,20,20] (19200 B) fell from 84.8 to 77.7 when cut to 9600 B. Bytes and
+// halves keep theirs: f16 [1384,19,10,3,10,17] fell from 49.4 to 33.0 within 20 KiB. Why the smaller
+// boxes run faster is not known: its registers (45 a thread) hold permute_box at five blocks an SM
+// either way.
 constexpr int kRawWideBudget = 20 * 1024;
 constexpr int kRawWideMinElem = 4;
 
