@@ -82,6 +82,7 @@ inline constexpr int kBoxThreads = 256;
 // 3] 19.4 -> 18.8 -> 23.8; f16 [26,9,25,8,13,9,4,6] 52.3 -> 57.1 -> 59.0, [925638,29,5] 54.1 ->
 // 60.6 -> 61.6, [12,15,17,4,9,6,13,14] 56.8 -> 63.9 -> 66.9, [1384,19,10,3,10,17] 41.2 -> 42.3 ->
 // 39.6 (results/box-configs-2026-11-30g-*.log). 5 blocks gained or held everywhere within a point.
+// Raw boxes of 4- to 8-byte elements keep within 20 KiB where they can (box_tile.cpp, kRawWideBudget).
 inline constexpr int kBoxLoads = 2;
 inline constexpr int kBoxMaxSmem = 44 * 1024;
 
