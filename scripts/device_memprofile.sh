@@ -26,4 +26,4 @@ for c in "${cases[@]}"; do
     grep -vE "^==PROF==|^\s*$|----|Section:|^\[|^\|" | sed 's/  */ /g' | cut -c1-150
 done > "$OUT/memprofile.log" 2>&1
 echo "profile done at ${SECONDS}s" >> "$OUT/memprofile.log"
-cat "$OUT/memprofile.log" | tail -c 11000
+tail -c 11000 "$OUT/memprofile.log"
