@@ -615,11 +615,6 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
     *reason = "permute_box needs a unit-stride dim on both sides";
     return false;
   }
-  // 32-bit byte offsets inside the input, with room for the chunk past its end.
-  if (span * s >= (std::int64_t{1} << 31) - 64) {
-    *reason = "permute_box keeps input offsets in 32 bits (an input span below 2 GiB)";
-    return false;
-  }
   // The box and its layout within a shared-memory budget.
   auto plan_within = [&](int budget, box_params* plan) {
     box_params chosen;
@@ -646,10 +641,20 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
   if (chosen.raw && s >= kRawWideMinElem && std::int64_t{chosen.volume} * s > kRawWideBudget &&
       plan_within(kRawWideBudget, &within) && within.raw)
     chosen = within;
-  chosen.in_span_bytes = static_cast<std::int32_t>(span * s);
-  std::int64_t max_in = 0;
-  for (int k = 0; k < pr.rank; ++k) max_in += (chosen.t[k] - 1) * pr.dims[k].in_stride;
-  chosen.in_reach_bytes = static_cast<std::int32_t>(max_in * s + 16 * chosen.nc_in + 32);
+  chosen.in_span_bytes = span * s;
+  // 32-bit offsets inside a tile (kBoxMaxWindow): its input window (the origin's chunk, 16 bytes,
+  // then its loads' reach) and its output runs.
+  std::int64_t max_in = 0, max_out = 0;
+  for (int k = 0; k < pr.rank; ++k) {
+    max_in += (chosen.t[k] - 1) * pr.dims[k].in_stride;
+    max_out += (chosen.t[k] - 1) * pr.dims[k].out_stride;
+  }
+  const std::int64_t reach = max_in * s + 16 * chosen.nc_in + 32;
+  if (16 + reach >= kBoxMaxWindow || (max_out + 1) * s >= kBoxMaxWindow) {
+    *reason = "permute_box keeps offsets inside a tile in 32 bits (a tile reaching 2 GiB or more)";
+    return false;
+  }
+  chosen.in_reach_bytes = static_cast<std::int32_t>(reach);
   *out = chosen;
   return true;
 }

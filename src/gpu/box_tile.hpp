@@ -85,6 +85,11 @@ inline constexpr int kBoxThreads = 256;
 // Raw boxes of 4- to 8-byte elements keep within 20 KiB where they can (box_tile.cpp, kRawWideBudget).
 inline constexpr int kBoxLoads = 2;
 inline constexpr int kBoxMaxSmem = 44 * 1024;
+// Offsets inside a tile are 32-bit: its input window (from the aligned chunk holding the tile's
+// origin, reached through a 64-bit offset) and its output runs' offsets stay below this (box_plan),
+// with room for the chunk past a run's end. The tensor itself may span more (before the forty-first
+// session the whole input span had to fit: f64's rank-8 suite case, 4 GB, went to permute_packed).
+inline constexpr std::int32_t kBoxMaxWindow = 0x7fffffff - 63;  // 2^31 - 64
 
 // The shared layout's swizzle (box_phys).
 enum box_swizzle : int { kBoxPlain = 0, kBoxGranules = 1, kBoxWords = 2 };
@@ -138,7 +143,7 @@ struct box_params {
   fast_div wg_cg_div;
   int wg_t0 = 1;                  // t_d0
   int groups = 1;                 // runs_out / t_d0 * wg_cg
-  std::int32_t in_span_bytes = 0; // bytes from the input's first element to past its last
+  std::int64_t in_span_bytes = 0; // bytes from the input's first element to past its last
   std::int32_t in_reach_bytes = 0;  // bytes past a tile's origin its loads may touch (both chunks)
   // Shared memory: the tile (tile_bytes), then int32 tables in_off[runs_in], in_cut[runs_in],
   // out_off[runs_out], out_cut[runs_out], out_base[runs_out], gtab[gtab_len] and, for raw rows,

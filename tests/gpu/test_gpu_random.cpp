@@ -608,6 +608,30 @@ TEST(GpuRandom, PermuteBox) {
             << v << " " << fmt::format("{}", fmt::join(d.extents, ",")) << " offset " << off;
 }
 
+// Inputs spanning more than 2 GiB (forty-first session: permute_box reaches each tile's input
+// window through a 64-bit offset and keeps 32-bit offsets inside it; it refused such inputs
+// before). An outer dim strided by about 1 GiB puts two thirds of the tiles' origins past 2 GiB
+// while the tensor stays small; byte (raw rows) and 8-byte elements, pointers aligned and not.
+TEST(GpuRandom, PermuteBoxOver2GiB) {
+  XPOSE_REQUIRE_GPU();
+  const struct {
+    int eb;
+    std::int64_t in_off;
+    const char* variant;
+  } cases[] = {{1, 3, "permute_box"}, {8, 0, "permute_box"}, {8, 1, "auto"}};
+  for (const auto& c : cases) {
+    xpose::permute_desc d = xpose::test::pdesc({3, 37, 29, 11}, {0, 2, 3, 1}, c.eb);
+    const std::int64_t outer = ((std::int64_t{1} << 30) + 4099) / c.eb;  // elements
+    d.in_strides = {outer, 29 * 11, 11, 1};
+    ASSERT_GT(2 * outer * c.eb, std::int64_t{1} << 31);
+    xpose::plan p;
+    std::string why;
+    ASSERT_EQ(xpose::make_plan(d, {.where = xpose::backend::kGpu, .variant = "permute_box"}, &p, &why), status::kSuccess)
+        << why;
+    ASSERT_EQ(run_case(d, c.eb, c.in_off, 0, 7100 + c.eb, c.variant), "") << c.eb << " B, " << c.variant;
+  }
+}
+
 // Broadcast inputs: one input dim of stride 0 (every index of it reads the same elements), the
 // others dense, padded or (every third case) at twice the dense strides, any permutation and element
 // size, pointers at any element offset; `auto`

@@ -658,6 +658,26 @@ TEST(BoxTile, RefusesWhatItCannotRun) {
   d.in_strides = {30 * 16, 16, 2};  // no unit-stride input dim
   EXPECT_FALSE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason));
   EXPECT_NE(std::string(reason).find("unit-stride"), std::string::npos) << reason;
+  // A tile reaching 2 GiB of input (its offsets are 32-bit): a transpose whose output rows gather
+  // input rows 2 GiB apart.
+  const xpose::permute_desc tall = xpose::test::pdesc({64, std::int64_t{1} << 28}, {1, 0}, 8);
+  EXPECT_FALSE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(tall)), &p, &reason));
+  EXPECT_NE(std::string(reason).find("32 bits"), std::string::npos) << reason;
+}
+
+// The input may span more than 2 GiB (the tile's window is reached through a 64-bit offset, the
+// kernel's offsets inside it stay 32-bit): f64's rank-8 suite case, 4 GB, and one strided past 2 GiB.
+TEST(BoxTile, PlansInputsOver2GiB) {
+  const char* reason = "";
+  box_params p;
+  const xpose::permute_desc big = xpose::test::pdesc({1, 24, 19, 23, 24, 25, 16, 5}, {2, 1, 4, 0, 6, 5, 3, 7}, 8);
+  ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(big)), &p, &reason)) << reason;
+  EXPECT_EQ(p.in_span_bytes, std::int64_t{24} * 19 * 23 * 24 * 25 * 16 * 5 * 8);
+  EXPECT_LT(16 + p.in_reach_bytes, kBoxMaxWindow);
+  xpose::permute_desc strided = xpose::test::pdesc({3, 37, 29, 11}, {0, 2, 3, 1}, 1);
+  strided.in_strides = {(std::int64_t{1} << 30) + 4099, 29 * 11, 11, 1};
+  ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(strided)), &p, &reason)) << reason;
+  EXPECT_GT(p.in_span_bytes, std::int64_t{1} << 31);
 }
 
 }  // namespace

@@ -261,14 +261,23 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     const packed_origin o = next_origin;
     const int run_bytes = S * box_run_length(o, p.run_in, p.in_unit, p.in_lim);
     const int out_run_bytes = S * box_run_length(o, p.run_out, p.out_unit, p.out_lim);
-    const auto tin = static_cast<std::int32_t>(o.in * S);  // < in_span_bytes < 2^31 (box_plan)
+    // The tile's input window starts at the aligned chunk holding its origin, 64 bits from `in`
+    // (the input may span more than 2 GiB); offsets inside the window are 32-bit, the tile's reach
+    // below 2 GiB (box_plan). tin, the origin inside the window, is 0-15: the window keeps the
+    // pointer's alignment, so every chunk's misalignment m is what it was from `in`.
+    const std::int64_t tin_abs = o.in * S;
+    const std::int64_t wbase = tin_abs & ~std::int64_t{15};
+    const unsigned char* inw = inb + wbase;
+    const auto tin = static_cast<std::int32_t>(tin_abs - wbase);
     const std::int64_t tout = o.out * S;
 
     // Every chunk of a tile inside the input (the first tiles and the last may not be): loads
-    // without bounds checks.
-    const bool inside = tin >= 16 && tin <= p.in_span_bytes - p.in_reach_bytes;
+    // without bounds checks. Outside it, load_chunk checks against the window's span (bytes before
+    // the window load as 0: no run byte lies there, since every run starts at or after tin).
+    const bool inside = tin_abs >= 16 && tin_abs <= p.in_span_bytes - p.in_reach_bytes;
+    const auto win_span = static_cast<std::int32_t>(min(p.in_span_bytes - wbase, std::int64_t{kBoxMaxWindow}));
     auto load = [&](std::int32_t a) {
-      return inside ? __ldg(reinterpret_cast<const uint4*>(inb + a)) : load_chunk(inb, a, p.in_span_bytes);
+      return inside ? __ldg(reinterpret_cast<const uint4*>(inw + a)) : load_chunk(inw, a, win_span);
     };
     // Raw rows (box_tile.hpp): the tile's elements sit sh bytes past their linear bytes.
     const int sh = p.raw ? (in_mis + tin) & 15 : 0;
@@ -279,13 +288,13 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
         const int r = static_cast<int>(p.nc_in_div.div(static_cast<std::uint32_t>(u)));
         const int k = u - r * p.nc_in;
         if (!(o.full || packed_in_bounds(o, in_cut[r]))) continue;
-        const std::int32_t s0 = tin + in_off[r];  // the run's first byte, from in
+        const std::int32_t s0 = tin + in_off[r];  // the run's first byte, from the window
         const int m = (in_mis + s0) & 15;
         if (16 * k >= m + run_bytes) continue;  // past the run's chunks
         const std::int32_t a = s0 - m + 16 * k;
         unsigned char* dst = tile + box_phys_as<Mode>(in_base[r] + sh - m + 16 * k);
-        if (inside) copy_chunk_async(dst, inb + a);
-        else *reinterpret_cast<uint4*>(dst) = load_chunk(inb, a, p.in_span_bytes);
+        if (inside) copy_chunk_async(dst, inw + a);
+        else *reinterpret_cast<uint4*>(dst) = load_chunk(inw, a, win_span);
       }
     } else {  // realigned rows: each chunk shifted into place in registers
     for (int first_u = tid; first_u < load_items; first_u += kBoxThreads * kBoxLoads) {
@@ -300,11 +309,11 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
         const int k = u - r * p.nc_in;
         const int left = run_bytes - 16 * k;  // the run's bytes from this chunk on
         if (left <= 0 || !(o.full || packed_in_bounds(o, in_cut[r]))) continue;
-        const std::int32_t s0 = tin + in_off[r] + 16 * k;  // the run's byte 16k, from in
+        const std::int32_t s0 = tin + in_off[r] + 16 * k;  // the run's byte 16k, from the window
         const int m = (in_mis + s0) & 15;
         const std::int32_t a = s0 - m;
         if (m == 0 && inside && p.vec_rows) {  // an aligned chunk as it stands: straight to its row
-          copy_chunk_async(tile + box_phys_as<Mode>(r * p.row_bytes + 16 * k), inb + a);
+          copy_chunk_async(tile + box_phys_as<Mode>(r * p.row_bytes + 16 * k), inw + a);
           continue;
         }
         lo[i] = load(a);
