@@ -610,7 +610,7 @@ TEST(GpuRandom, PermuteBox) {
 
 // Inputs spanning more than 2 GiB (forty-first session: permute_box reaches each tile's input
 // window through a 64-bit offset and keeps 32-bit offsets inside it; it refused such inputs
-// before). An outer dim strided by about 1 GiB puts two thirds of the tiles' origins past 2 GiB
+// before). An outer dim of 3 strided by about 1 GiB puts a third of the tiles' origins past 2 GiB
 // while the tensor stays small; byte (raw rows) and 8-byte elements, pointers aligned and not.
 TEST(GpuRandom, PermuteBoxOver2GiB) {
   XPOSE_REQUIRE_GPU();
