@@ -1520,7 +1520,7 @@ std::int64_t blocked_nest::j_chain_count() const {
   return c;
 }
 
-blocked_nest make_nest(const problem& p) {
+blocked_nest make_nest(const problem& p, cpu_tuning t) {
   blocked_nest n;
   const i64 b = p.elem_bytes;
   std::array<loop_dim, kMaxRank> d{};
@@ -1581,7 +1581,12 @@ blocked_nest make_nest(const problem& p) {
   // that side, did better: 53% vs 43% of memcpy on [543,20,11,11,17,3] perm (2,4,3,1,5,0)).
   // "Short" for i is below kChainOutMaxBytes, though the i chain grows only to kChainOutBytes: an
   // i axis of 256-511 B keeps its length and the j chain takes it (see kChainOutMaxBytes).
-  const bool both_short = n.i.extent * n.elem < kChainOutMaxBytes && n.j.extent * n.elem < kChainInBytes;
+  // The chain targets: longer for 16-byte elements under the `amd` tuning (kWideChainOutBytes).
+  const bool wide = t == cpu_tuning::kAmd && b == kWideChainElemBytes;
+  const i64 out_target = wide ? kWideChainOutBytes : kChainOutBytes;
+  const i64 out_short = wide ? kWideChainOutBytes : kChainOutMaxBytes;
+  const i64 in_target = wide ? kWideChainInBytes : kChainInBytes;
+  const bool both_short = n.i.extent * n.elem < out_short && n.j.extent * n.elem < in_target;
   // ... and a j chain alone when the input rows are shorter than a line (kJOnlyChainMaxInBytes)
   // while i is long: the tile then reads each input line whole instead of a few bytes of it per
   // tile, the rest of the line waiting in cache for the tile of the next outer index. It stops at
@@ -1708,13 +1713,13 @@ blocked_nest make_nest(const problem& p) {
   const blocked_nest n0 = n;
   auto chains = [&](past mode) {
     d = d0, r = r0, n = n0, i_split_stride = j_split_stride = 0;
-    const i64 i_bytes = grow(n.i_chain, n.i_chain_rank, &loop_dim::out_stride, n.i.extent * n.elem, kChainOutBytes,
-                             std::min(n.j.extent, std::max<i64>(1, kChainInBytes / n.elem)), n.i_split_extent,
+    const i64 i_bytes = grow(n.i_chain, n.i_chain_rank, &loop_dim::out_stride, n.i.extent * n.elem, out_target,
+                             std::min(n.j.extent, std::max<i64>(1, in_target / n.elem)), n.i_split_extent,
                              i_split_stride, mode);
     const i64 j_bytes =
         grow(n.j_chain, n.j_chain_rank, &loop_dim::in_stride, n.j.extent * n.elem,
-             both_short ? kChainInBytes : kJOnlyChainInBytes,
-             n.i_chain_rank ? i_bytes / n.elem : std::min(n.i.extent, std::max<i64>(1, kChainOutBytes / n.elem)),
+             both_short ? in_target : kJOnlyChainInBytes,
+             n.i_chain_rank ? i_bytes / n.elem : std::min(n.i.extent, std::max<i64>(1, out_target / n.elem)),
              n.j_split_extent, j_split_stride, past::kWhole);
     // Whole-line i rows, second step: rows that reached the target off a line boundary take the
     // smallest block (or all) of the dim continuing them that ends on one, where that dim is left
@@ -1772,7 +1777,7 @@ kernel_table tuned_kernels(cpu_tuning t) {
 // kernel table, so run_blocked derives the same ones again instead of carrying them in the plan;
 // configure records them in the plan's summary (and the tile in block_x/block_y, for display).
 status configure_blocked(plan_data& pd, std::string*) {
-  const blocked_nest n = make_nest(pd.prob);
+  const blocked_nest n = make_nest(pd.prob, pd.tuning);
   const kernel_table kt = tuned_kernels(pd.tuning);
   const i64 out_bytes = pd.prob.count() * pd.prob.elem_bytes;
   pd.launch.block_x = pd.launch.block_y = 0;
@@ -1817,7 +1822,7 @@ status configure_blocked(plan_data& pd, std::string*) {
 }
 
 status run_blocked(const plan_data& pd, const void* in, void* out, CUstream_st*, std::string*) {
-  const blocked_nest n = make_nest(pd.prob);
+  const blocked_nest n = make_nest(pd.prob, pd.tuning);
   const kernel_table kt = tuned_kernels(pd.tuning);
   const i64 out_bytes = pd.prob.count() * pd.prob.elem_bytes;
   const auto* src = static_cast<const std::byte*>(in);

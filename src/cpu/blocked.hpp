@@ -60,6 +60,21 @@ inline constexpr std::int64_t kChainOutBytes = 256;
 inline constexpr std::int64_t kChainOutMaxBytes = 512;
 inline constexpr std::int64_t kChainInBytes = 1024;
 inline constexpr std::int64_t kMaxChainBytes = 4096;
+// Under the `amd` tuning, tensors of 16-byte elements (c128) chain further: the i chain grows to
+// 1 KiB of output rows, an i axis under 1 KiB counts as short, and so does a j axis of a whole
+// 1 KiB (64 elements), which the rule above leaves unchained. make_nest only: choose_tiles tells a
+// j-only chain by the constants above whatever the element (with the longer ones there too,
+// [621,25,18,6,10,4] perm 4,2,0,3,5,1 took the few-rows tile: 53-57 -> 29-32% of copy). Zen 3 host,
+// 2 threads, 8 alternating rounds over three runs, % of copy, today's targets -> these (docs/cpu.md
+// "Forty-first session"): [102,15,13,9,2,11,17] perm 6,2,0,3,4,5,1 53/56/59 -> 58/72/63,
+// [194,12,21,3,8,19,3] 12/22/23 -> 23/26/27, [16,16,16,16,16,64] reversal 21/24/24 -> 23/33/29,
+// [31,23,14,4,15,11,10] 40/44/49 -> 43/51/54, [379,23,10,12,8,4,2] 32/28/34 -> 27/48/77; down:
+// [11,21,10,4,12,13,23,2] 40/49/51 -> 37/42/43, [32,32,32,32,64] reversal 24/32/29 -> 18/25/28,
+// [403,7,6,9,22,10,2] 50/53/54 -> 51/49/46; mean about +3 over the 12 changed c128 suite plans.
+// Not measured on an Intel host, where the c128 suite met its target with the constants above.
+inline constexpr std::int64_t kWideChainElemBytes = 16;
+inline constexpr std::int64_t kWideChainOutBytes = 1024;
+inline constexpr std::int64_t kWideChainInBytes = 1024 + 1;  // a j axis of exactly 1 KiB is short
 // The chained-tile cap: 128 KiB since the fifteenth session (64 KiB before). Over the 78 permutation-
 // suite plans it changes (every element size), two interleaved rounds each on the 2-core machine,
 // GB/s (docs/cpu.md "Fifteenth session"): 51 faster in both rounds, most by 5-35% (i8 [543,20,11,11,
@@ -94,7 +109,8 @@ struct blocked_nest {
   std::int64_t j_chain_count() const;
 };
 
-blocked_nest make_nest(const problem& p);
+// t: the resolved tuning (the `amd` one chains 16-byte elements further, kWideChainOutBytes).
+blocked_nest make_nest(const problem& p, cpu_tuning t = cpu_tuning::kIntel);
 
 // The tuning tables a CPU plan uses (plan_options::tuning): kAuto resolves by the CPU's vendor,
 // Intel to kIntel and anything else to kAmd (never returns kAuto).

@@ -1052,6 +1052,41 @@ TEST(CpuBlocked, WideBatchesTakeThePlainTileOnIntel) {
   g_tuning = cpu_tuning::kAuto;
 }
 
+// Under the `amd` tuning, tensors of 16-byte elements chain further (kWideChainOutBytes): a j axis
+// of a whole 1 KiB counts as short and the i chain grows to 1 KiB. The `intel` tuning and other
+// element sizes keep today's targets. Every plan gives the reference's bytes, 1-3 threads.
+TEST(CpuBlocked, WideElementsChainFurtherUnderAmd) {
+  using xpose::cpu_tuning;
+  namespace c = xpose::detail::cpu;
+  // Reversals: output rows of 256 B (16 x 16 B), input rows of 1 KiB (64 x 16 B); 4 MiB.
+  const permute_desc wide = pdesc({16, 4, 4, 4, 4, 64}, {5, 4, 3, 2, 1, 0}, 16);
+  const auto amd = c::make_nest(normalized(wide), cpu_tuning::kAmd);
+  const auto intel = c::make_nest(normalized(wide), cpu_tuning::kIntel);
+  ASSERT_EQ(amd.k, c::blocked_nest::kind::kTiles);
+  EXPECT_EQ(intel.i_chain_rank + intel.j_chain_rank, 0);
+  EXPECT_GT(amd.i_chain_rank, 0);
+  EXPECT_GT(amd.i_chain_count() * amd.i.extent * amd.elem, c::kChainOutBytes);
+  EXPECT_LE(amd.i_chain_count() * amd.i.extent * amd.elem, c::kWideChainOutBytes);
+  // The same bytes in 8-byte elements: one rule under both tunings.
+  const permute_desc narrow = pdesc({32, 4, 4, 4, 4, 128}, {5, 4, 3, 2, 1, 0}, 8);
+  const auto amd8 = c::make_nest(normalized(narrow), cpu_tuning::kAmd);
+  const auto intel8 = c::make_nest(normalized(narrow), cpu_tuning::kIntel);
+  EXPECT_EQ(amd8.i_chain_rank, intel8.i_chain_rank);
+  EXPECT_EQ(amd8.j_chain_rank, intel8.j_chain_rank);
+  EXPECT_EQ(amd8.i_chain_count(), intel8.i_chain_count());
+  const permute_desc odd = pdesc({5, 13, 3, 2, 7, 64}, {5, 3, 4, 1, 2, 0}, 16);
+  for (cpu_tuning t : {cpu_tuning::kAmd, cpu_tuning::kIntel}) {
+    g_tuning = t;
+    for (const permute_desc* d : {&wide, &narrow, &odd})
+      for (int threads : {1, 2, 3}) {
+        std::string summary;
+        ASSERT_EQ(check_permute(*d, threads, &summary), "") << summary;
+        if (d == &wide) EXPECT_EQ(summary.find("i chain") != std::string::npos, t == cpu_tuning::kAmd) << summary;
+      }
+  }
+  g_tuning = cpu_tuning::kAuto;
+}
+
 // Plain 2-D transposes of 8- and 16-byte elements under each host's tuning: the Intel tables
 // (plain_2d_walk) walk 128 B x 1 KiB tiles in macro blocks of 8 KiB a side, the AMD ones their
 // element size's rule row-major; both must give the reference's bytes. Ragged macro blocks on both
