@@ -210,8 +210,8 @@ bool box_from(const problem& pr, const std::vector<int>& t, box_params* out, boo
 constexpr int kWordGatherMaxElem = 1;
 
 // The gather's fields from the shared pitches: the output run's fastest dim and, where may_words
-// and the layout allow it, the word gather's groups.
-void gather_fields(box_params* p, int elem_bytes, bool may_words) {
+// and the layout allow it, the word gather's groups; `shifted` (raw rows) at any byte phase.
+void gather_fields(box_params* p, int elem_bytes, bool may_words, bool shifted = false) {
   const int fast = p->out_order[0];
   p->out_fast_t = p->t[fast];
   p->out_fast_div = fast_div(static_cast<std::uint32_t>(p->out_fast_t));
@@ -219,16 +219,21 @@ void gather_fields(box_params* p, int elem_bytes, bool may_words) {
   p->wide = p->out_fast_t >= 16 / elem_bytes;
   // The word gather (box_tile.hpp): d0 outside the output run, every other box dim's shared pitch
   // whole words, and the runs of a group equally aligned in the output.
-  p->words = 0, p->wg_n = 1, p->wg_lo = 1, p->wg_cg = 1, p->wg_t0 = 1, p->groups = p->runs_out;
+  p->words = 0, p->words_shift = 0, p->wg_n = 1, p->wg_lo = 1, p->wg_cg = 1, p->wg_t0 = 1, p->groups = p->runs_out;
   const int d0 = p->in_order[0];
   int pos = p->n_box;  // d0's place in the output order
   for (int i = 0; i < p->n_box; ++i)
     if (p->out_order[i] == d0) pos = i;
   bool words = may_words && elem_bytes <= kWordGatherMaxElem && pos >= p->out_run_dims && pos < p->n_box &&
                p->out_stride[d0] * elem_bytes % 16 == 0;
-  for (int i = 1; i < p->n_box; ++i) words = words && p->spitch[p->in_order[i]] % 4 == 0;
+  // Aligned: every dim but d0 in whole words. Shifted: the output run's dims only (box_tile.hpp).
+  if (shifted)
+    for (int i = 0; i < p->out_run_dims; ++i) words = words && p->spitch[p->out_order[i]] % 4 == 0;
+  else
+    for (int i = 1; i < p->n_box; ++i) words = words && p->spitch[p->in_order[i]] % 4 == 0;
   if (words) {
     p->words = 1;
+    p->words_shift = shifted;
     p->wg_n = 4 / elem_bytes;
     for (int i = p->out_run_dims; i < pos; ++i) p->wg_lo *= p->t[p->out_order[i]];
     p->wg_t0 = p->t[d0];
@@ -304,7 +309,13 @@ bool layout_raw(box_params* p, int elem_bytes, int extra, int swizzle, int budge
   p->nc_in = (run_bytes + 15 + 15) / 16;
   p->nc_in_div = fast_div(static_cast<std::uint32_t>(p->nc_in));
   p->row_bytes = p->runs_in > 1 ? p->spitch[p->in_order[p->in_run_dims]] : p->nc_in * 16;
-  gather_fields(p, s, false);
+  // The word gather at any byte phase where the layout allows it (box_tile.hpp "Shifted"). H200,
+  // the i8 suite's five boxes it takes, four alternating rounds against the element gather of raw
+  // rows (docs/performance.md, forty-second session), % of copy: [2768,19,10,3,10,17] 28.8 -> 31.3,
+  // [36,12,16,22,10,23,7] 54.9 -> 57.7, [1612,7,6,9,22,10,2] 52.8 -> 54.0, [776,12,21,3,8,19,3] and
+  // [29048,22,5,2,7,6] level. Realigned rows take it only at phase 0: allowing them any phase moved
+  // seven boxes' plans, two up ([2768,...] 37.7, [776,...] 34.3) and five down by 2-17 points.
+  gather_fields(p, s, true, true);
   // The last row's chunks end at most 15 + 16 nc_in bytes past its linear start.
   p->tile_bytes = (last + 15 + 16 * p->nc_in + 127) / 128 * 128;
   p->smem_bytes = p->tile_bytes + 4 * box_tables_of(*p).end;
@@ -491,6 +502,17 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
       if (!p.wide) {
         for (int l = 0; l < model::kWarpSize; ++l) fill(l, elem_ok(l, i), elem_ok(l, i) ? gtab_byte(b0[l] + i) : 0, 4);
         total += model::count_wavefronts_total(model::smem_op::kLoad, 4, lanes);
+      }
+      if (p.words_shift) {  // two aligned words, the second where the group's bytes cross into it
+        for (int half = 0; half < 2; ++half) {
+          for (int l = 0; l < model::kWarpSize; ++l) {
+            const int lin = elem_ok(l, i) ? base[l] + box_gtab_of(p, b0[l] + i) : 0;
+            const bool ok = elem_ok(l, i) && (half == 0 || lin % 4 != 0);
+            fill(l, ok, ok ? box_phys(p, lin / 4 * 4 + 4 * half) : 0, 4);
+          }
+          total += model::count_wavefronts_total(model::smem_op::kLoad, 4, lanes);
+        }
+        continue;
       }
       for (int l = 0; l < model::kWarpSize; ++l) {
         const bool ok = elem_ok(l, i);

@@ -47,8 +47,8 @@
 // linear start. Element c is then at L(c) + sh (the gather adds sh to out_base), row r's aligned
 // chunks go to the aligned shared chunks from L_r + sh - m_r (m_r the row's input misalignment), and
 // the rows lie far enough apart (box_tile.cpp, raw_gap) that no two share a chunk. A row takes up to
-// 15 more bytes at each end and a table of its starts (in_base, after gtab). No word gather: its
-// shared words would need sh to be a multiple of 4.
+// 15 more bytes at each end and a table of its starts (in_base, after gtab). Raw rows take the word
+// gather below at any byte phase ("shifted").
 //
 // The word gather (1-byte elements; it ran halves too until raw rows made their element gather the
 // faster, box_tile.cpp kWordGatherMaxElem). The gather above moves one element per shared load,
@@ -61,6 +61,11 @@
 // at one place: every box dim but d0 has a shared pitch that is a multiple of 4 bytes (d0 alone in
 // the input run, or t_d0 s a multiple of 4), and the G runs' chunks start at the same alignment
 // (out_stride_d0 s a multiple of 16).
+// Shifted (p.words_shift, raw rows of bytes): a group's 4 bytes need not start a shared word. Where
+// the output run's dims have shared pitches of whole words, every element of a group's chunk sits
+// at one byte phase f = (out_base + sh) & 3, so each of its V words is two aligned word loads and a
+// byte permute (funnel). The other dims may have any pitch (a second input-run dim of 17 bytes,
+// rows congruent to odd input strides): f varies from group to group, not inside one.
 #pragma once
 
 #include <cstdint>
@@ -136,6 +141,7 @@ struct box_params {
   // The word gather (above): store items are groups x nc_out chunks; group g's first run and its
   // runs come from box_group_of.
   int words = 0;                  // 1: the word gather runs
+  int words_shift = 0;            // 1: at any byte phase (raw rows; two word loads and a funnel each)
   int wg_n = 1;                   // G = 4 / s: runs per group, elements per shared word
   int wg_lo = 1;                  // so: the output runs' index stride along d0
   fast_div wg_lo_div;

@@ -584,7 +584,9 @@ status configure_permute_box(plan_data& pd, std::string* why) {
                                p->swizzle == kBoxWords ? ", words swizzled" : p->swizzle == kBoxGranules ? ", 16-byte granules swizzled" : "",
                                p->raw ? ", raw (input chunks as they stand, by cp.async)" : "");
   if (p->wide) pd.launch_note += "; gather: two table loads per chunk";
-  if (p->words) pd.launch_note += fmt::format("; word gather: {} runs per shared word", p->wg_n);
+  if (p->words)
+    pd.launch_note += fmt::format("; word gather: {} runs per shared word{}", p->wg_n,
+                                  p->words_shift ? ", at any byte phase (two word loads and a funnel)" : "");
   pd.launch_note += box_store_converged(*p, s, 0) ? "; stores: every chunk by one converged path"
                                                   : "; stores: whole chunks (an aligned output; converged otherwise)";
   pd.kernel_params = std::move(p);

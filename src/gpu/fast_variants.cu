@@ -223,6 +223,12 @@ status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_
     const bool converged = box_store_converged(*p, sizeof(T), out_mis);
     if constexpr (sizeof(T) == 1) {  // the word gather (box_tile.hpp), for 1-byte elements
       auto words = [&]<bool Converged>() -> status {
+        if (p->words_shift) {  // raw rows: plain or granules (box_tile.cpp raw_layout)
+          if (p->swizzle == kBoxWords) return status::kVariantNotApplicable;
+          return p->swizzle == kBoxGranules
+                     ? launch(permute_box_kernel<T, kBoxGranules, kBoxWordsMinBlocks, true, Converged, true>)
+                     : launch(permute_box_kernel<T, kBoxPlain, kBoxWordsMinBlocks, true, Converged, true>);
+        }
         switch (p->swizzle) {
           case kBoxGranules: return launch(permute_box_kernel<T, kBoxGranules, kBoxWordsMinBlocks, true, Converged>);
           case kBoxWords: return launch(permute_box_kernel<T, kBoxWords, kBoxWordsMinBlocks, true, Converged>);

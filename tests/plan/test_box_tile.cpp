@@ -6,6 +6,7 @@
 // its span, as load_chunk does), 16-byte vectors aligned on both sides and in shared memory, no
 // shared byte stored twice in a tile or read when it holds no run byte, and the output equal to the
 // reference with every element written once and nothing else.
+#include <array>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -44,7 +45,8 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
   if (p.smem_bytes != p.tile_bytes + 4 * tb.end || tb.end != tb.gtab + p.gtab_len + (p.raw ? p.runs_in : 0) ||
       p.smem_bytes > kBoxMaxSmem)
     return "shared memory size";
-  if (p.raw ? (p.words || p.swizzle == kBoxWords || !p.vec_rows || p.tile_bytes % 128)
+  if (p.words_shift != (p.words && p.raw)) return "the word gather is shifted exactly where rows are raw";
+  if (p.raw ? (p.swizzle == kBoxWords || !p.vec_rows || p.tile_bytes % 128)
             : (p.tile_bytes < (p.runs_in - 1) * p.row_bytes + p.run_in * s || p.row_bytes % std::max(4, s) ||
                p.row_bytes < p.run_in * s || (p.vec_rows && p.row_bytes % 16) || (p.swizzle == kBoxWords && s > 4) ||
                p.tile_bytes % 128))
@@ -137,6 +139,18 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
         }
       }
     }
+    // The word gather's shared byte for member m of the word at linear byte lin (box_store_words'
+    // word_at: aligned words, two and a funnel where shifted), "" if its loads stay in shared memory.
+    auto word_byte = [&](int lin, int m) { return box_phys(p, (lin + m) / 4 * 4) + (lin + m) % 4; };
+    auto word_loads = [&](int lin) -> std::string {
+      if (lin < 0) return "a shared word before the tile";
+      if (!p.words_shift && lin % 4) return "a shared word unaligned";
+      for (int k = 0; k < (lin % 4 ? 2 : 1); ++k) {
+        const int at = box_phys(p, lin / 4 * 4 + 4 * k);
+        if (at % 4 || at < 0 || at + 4 > p.smem_bytes) return "a shared word load outside shared memory";
+      }
+      return "";
+    };
     if (p.words) {  // the word gather: chunk j of group g's runs, one word per element
       if (p.wg_n != 4 / s || p.groups * p.wg_t0 != p.runs_out / p.wg_t0 * p.wg_t0 * p.wg_cg) return "word gather sizes";
       for (int u = 0; u < p.groups * nc.n; ++u) {
@@ -149,13 +163,13 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
         const bool live0 = o.full || packed_in_bounds(o, out_cut[g.run0]);
         const std::int64_t rs0 = tout + static_cast<std::int64_t>(out_off[g.run0]) * s;
         const int first = 16 * j - static_cast<int>((out_mis + rs0) & 15);
-        const int base = out_base[g.run0];
-        if (base % 4) return "a group's words are not aligned";
+        const int base = out_base[g.run0] + sh;
+        if (!p.words_shift && base % 4) return "a group's words are not aligned";
         for (int m = 0; m < g.members; ++m) {
           const int r = g.run0 + m * p.wg_lo;
           const bool live = o.full || packed_in_bounds(o, out_cut[r]);
           if (live && !live0) return "a group's first run is outside but another is not";
-          if (out_base[r] != base + m * s) return "a group's runs do not share words";
+          if (out_base[r] + sh != base + m * s) return "a group's runs do not share words";
           if ((tout + std::int64_t{out_off[r]} * s - rs0) % 16) return "a group's runs differ in alignment";
         }
         if (!live0 || first >= out_run_bytes) continue;
@@ -176,16 +190,16 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
             const int lin = vector && p.wide ? (i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch
                                              : base + gtab[box_gtab_index(p, b)];
             if (lin != base + box_gtab_of(p, b)) return "the word gather's address differs from the table's";
-            const int at = box_phys(p, lin);
-            if (at % 4 || at < 0 || at + 4 > p.tile_bytes) return "a shared word outside the tile or unaligned";
+            if (const std::string e = word_loads(lin); !e.empty()) return e;
             for (int m = 0; m < g.members; ++m) {
               const int r = g.run0 + m * p.wg_lo;
               if (!(o.full || packed_in_bounds(o, out_cut[r]))) continue;
               const std::int64_t rs = tout + static_cast<std::int64_t>(out_off[r]) * s;
               if (vector && (out_mis + rs + first) % 16) return "an output vector is not aligned";
               for (int e = 0; e < s; ++e) {
-                if (smem[at + m * s + e] < 0) return fmt::format("tile {}: shared byte {} read holding no run byte", t, at + m * s + e);
-                if (!io.put(rs + first + std::int64_t{i} * s + e, static_cast<unsigned char>(smem[at + m * s + e])))
+                const int at = word_byte(lin, m * s + e);
+                if (at >= p.tile_bytes || smem[at] < 0) return fmt::format("tile {}: shared byte {} read holding no run byte", t, at);
+                if (!io.put(rs + first + std::int64_t{i} * s + e, static_cast<unsigned char>(smem[at])))
                   return "a store outside the output";
               }
             }
@@ -207,8 +221,8 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
           if (b < 0 || b >= len) return "a gather reads outside its run";
           const int lin = p.wide ? (k < gw.w ? gw.pre : gw.post) + k * p.out_fast_pitch : base + gtab[box_gtab_index(p, b)];
           if (lin != base + box_gtab_of(p, b)) return "the word gather's address differs from the table's";
-          word_at[i] = box_phys(p, lin);
-          if (word_at[i] % 4 || word_at[i] < 0 || word_at[i] + 4 > p.tile_bytes) return "a shared word outside the tile or unaligned";
+          if (const std::string e = word_loads(lin); !e.empty()) return e;
+          word_at[i] = lin;
         }
         const bool vector = first >= 0 && first + 16 <= out_run_bytes;
         for (int m = 0; m < g.members; ++m) {
@@ -223,8 +237,8 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
           for (int i = lo; i < hi; ++i) {
             if (i < 0 || i >= V) return "a store outside the gathered elements";
             for (int e = 0; e < s; ++e) {
-              const int at = word_at[i] + m * s + e;
-              if (smem[at] < 0) return fmt::format("tile {}: shared byte {} read holding no run byte", t, at);
+              const int at = word_byte(word_at[i], m * s + e);
+              if (at >= p.tile_bytes || smem[at] < 0) return fmt::format("tile {}: shared byte {} read holding no run byte", t, at);
               if (!io.put(rs + std::int64_t{from + i} * s + e, static_cast<unsigned char>(smem[at])))
                 return "a store outside the output";
             }
@@ -393,6 +407,7 @@ TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
 TEST(BoxTile, WordGatherRandomPermutations) {
   std::mt19937_64 rng(20261130);
   int planned = 0, gathered = 0, partial = 0, wide = 0, narrow = 0, swizzled = 0, cut = 0, exact = 0, whole_form = 0;
+  int shifted = 0, shifted_phase = 0;  // raw rows' word gather, and at a tile shift off whole words
   const long whole_before = whole_chunk_items, converged_before = converged_items;
   for (int c = 0; c < 600; ++c) {
     const int rank = 2 + static_cast<int>(rng() % 4);
@@ -436,6 +451,8 @@ TEST(BoxTile, WordGatherRandomPermutations) {
     cut += p.words && (p.cut_a != kPackedNoDim || p.cut_b != kPackedNoDim);
     exact += p.words && p.out_aligned && out_mis == 0;
     whole_form += p.words && !box_store_converged(p, eb, out_mis * eb);
+    shifted += p.words_shift;
+    shifted_phase += p.words_shift && in_mis % 4 != 0;
   }
   EXPECT_GT(planned, 150);
   // The planner takes the word gather's box in about a sixth of these (it depends on
@@ -453,6 +470,90 @@ TEST(BoxTile, WordGatherRandomPermutations) {
   EXPECT_LT(whole_form, gathered - 10);
   EXPECT_GT(whole_chunk_items - whole_before, 1000);
   EXPECT_GT(converged_items - converged_before, 1000);
+}
+
+// The shifted word gather (box_tile.hpp, raw rows of bytes): the input's fastest dim short and
+// odd beside another input-run dim, so a group's bytes start anywhere in a shared word, the output
+// run along slower dims whose input strides are whole words. Every box emulated at every pointer
+// misalignment; the shifted gather is taken in about one in eight, at every byte phase.
+TEST(BoxTile, ShiftedWordGatherRandomPermutations) {
+  std::mt19937_64 rng(20261203);
+  int planned = 0, shifted = 0, partial = 0, wide = 0, narrow = 0, converged = 0, whole = 0;
+  std::array<int, 4> phases{};  // groups' byte phases seen at tile 0
+  for (int c = 0; c < 600; ++c) {
+    const int rank = 3 + static_cast<int>(rng() % 4);
+    xpose::permute_desc d;
+    d.elem_bytes = 1;
+    d.perm.resize(rank);
+    for (int k = 0; k < rank; ++k) d.perm[k] = k;
+    // The output's fastest dim is an outer input dim; the input's two fastest are not the output's.
+    // So are the output's next fastest, mostly.
+    do std::shuffle(d.perm.begin(), d.perm.end(), rng);
+    while (d.perm.back() >= rank - 2 || (rank > 3 && c % 5 != 0 && d.perm[rank - 2] >= rank - 2));
+    for (int k = 0; k < rank; ++k) d.extents.push_back(2 + static_cast<std::int64_t>(rng() % (rank <= 4 ? 8 : 4)));
+    d.extents[rank - 1] = 3 + 2 * static_cast<std::int64_t>(rng() % 10);       // odd: 3 .. 21
+    d.extents[d.perm.back()] = 16 * (4 + static_cast<std::int64_t>(rng() % 12));  // whole output chunks
+    if (c % 4 == 1) d.extents[d.perm.back()] = 40 + static_cast<std::int64_t>(rng() % 160);  // any
+    if (c % 4 == 2) {  // an output-fastest dim under a chunk (the gather not "wide")
+      d.extents[d.perm.back()] = 4 + static_cast<std::int64_t>(rng() % 11);
+      d.extents[d.perm[rank - 2]] = 16 + static_cast<std::int64_t>(rng() % 48);
+    }
+    // Input strides: whole words past the two fastest dims (padded or not), so the output run's
+    // dims have whole-word pitches in the raw layout.
+    d.in_strides.resize(rank);
+    std::int64_t st = 1;
+    for (int k = rank - 1; k >= 0; --k) {
+      if (k == rank - 3) st = (st + 3) / 4 * 4 + 4 * static_cast<std::int64_t>(rng() % 2);
+      d.in_strides[k] = st, st *= d.extents[k];
+    }
+    std::int64_t count = 1;
+    for (auto e : d.extents) count *= e;
+    if (count > 200000) continue;
+    const problem pr = xpose::detail::normalize(xpose::detail::to_problem(d));
+    box_params p;
+    const char* reason = "";
+    ASSERT_TRUE(box_plan(pr, &p, &reason)) << reason;
+    const int in_mis = static_cast<int>(rng() % 16);
+    const int out_mis = c % 3 == 1 ? 0 : static_cast<int>(rng() % 16);
+    SCOPED_TRACE(fmt::format("case {}: {} misaligned {}/{}: box volume {}, runs {}/{}, groups of {} x {} runs{}", c,
+                             pr.describe(), in_mis, out_mis, p.volume, p.run_in, p.run_out, p.wg_n, p.groups,
+                             p.words_shift ? " shifted" : ""));
+    ASSERT_EQ(emulate(d, p, in_mis, out_mis, 5000 + c), "");
+    ++planned;
+    if (!p.words_shift) continue;
+    ++shifted;
+    partial += p.wg_t0 % p.wg_n != 0;
+    wide += p.wide;
+    narrow += !p.wide;
+    converged += box_store_converged(p, 1, out_mis);
+    whole += !box_store_converged(p, 1, out_mis);
+    for (int gi = 0; gi < p.groups; ++gi) ++phases[(box_run_of(p, false, box_group_of(p, gi).run0).base + in_mis) % 4];
+  }
+  EXPECT_GT(planned, 500);
+  EXPECT_GT(shifted, 60);  // elsewhere the output run takes an input-run dim, or d0
+  EXPECT_GT(partial, 50);
+  EXPECT_GT(wide, 50);
+  EXPECT_GT(narrow, 2);
+  EXPECT_GT(converged, 30);
+  EXPECT_GT(whole, 15);
+  for (int f = 0; f < 4; ++f) EXPECT_GT(phases[f], 200) << "byte phase " << f;
+}
+
+// The i8 suite's shapes that take the shifted word gather, cut to 22-33 MB as GpuRandom.
+// PermuteBoxShiftedWords runs them on the GPU: they still plan it.
+TEST(BoxTile, ShiftedWordGatherOnSuiteShapes) {
+  const xpose::permute_desc cases[] = {
+      xpose::test::pdesc({276, 19, 10, 3, 10, 17}, {5, 4, 1, 2, 3, 0}, 1),
+      xpose::test::pdesc({77, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 1),
+      xpose::test::pdesc({2904, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 1),
+      xpose::test::pdesc({36, 12, 16, 10, 10, 23, 7}, {4, 6, 1, 3, 5, 2, 0}, 1),
+      xpose::test::pdesc({400, 7, 6, 9, 22, 10, 2}, {6, 0, 5, 3, 1, 2, 4}, 1)};
+  for (const auto& d : cases) {
+    box_params p;
+    const char* reason = "";
+    ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
+    EXPECT_TRUE(p.raw && p.words && p.words_shift) << fmt::format("{}", fmt::join(d.extents, ","));
+  }
 }
 
 // The suite's worst cases for permute_packed and permute_runs (i8 at 7-17% of copy, runs of 24-80 B
@@ -600,7 +701,7 @@ TEST(BoxTile, RawRowsWhereTheElementGatherRuns) {
       {xpose::test::pdesc({128561, 174, 3}, {0, 2, 1}, 4), true},                   // 71.9 -> 87.0
       {xpose::test::pdesc({298, 14, 9, 17, 15, 7}, {1, 4, 3, 0, 2, 5}, 8), true},   // 65.7 -> 77.7
       {xpose::test::pdesc({92, 201, 168, 85}, {3, 2, 1, 0}, 1), false},             // the word gather
-      {xpose::test::pdesc({29048, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 1), true},   // shrunk: 34.9 -> 41.6
+      {xpose::test::pdesc({29048, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 1), true},   // shrunk: 34.9 -> 41.6; shifted words
       {xpose::test::pdesc({32, 16, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}, 2), true},  // was the word gather
       {xpose::test::pdesc({683, 11, 25, 21, 17}, {4, 0, 1, 2, 3}, 16), false},      // 16-byte elements
   };
@@ -611,7 +712,7 @@ TEST(BoxTile, RawRowsWhereTheElementGatherRuns) {
     ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(w.d)), &p, &reason)) << reason;
     EXPECT_EQ(p.raw != 0, w.raw);
     if (!p.raw) continue;
-    EXPECT_FALSE(p.words);
+    if (p.words) EXPECT_TRUE(p.words_shift) << "raw rows take the word gather shifted only";
     EXPECT_NE(p.swizzle, kBoxWords);
     EXPECT_EQ(p.nc_in, (p.run_in * w.d.elem_bytes + 30) / 16);  // up to 15 more bytes at each end
     for (int r = 0; r < p.runs_in; ++r) {  // congruent to the input mod 16, and no chunk shared

@@ -53,7 +53,9 @@
 //      box_store_converged): whole chunks take the vector path and edge tiles' head and tail
 //      chunks an element path of their own.
 //      With the word gather (p.words, 1-byte elements: box_store_words), item u =
-//      (g, j) is chunk j of a group of 4 / s runs, gathered as words, in the same two forms.
+//      (g, j) is chunk j of a group of 4 / s runs, gathered as words, in the same two forms. Over
+//      raw rows the group's bytes may start anywhere in a word (Shift: two word loads and a funnel
+//      per word; i8 suite, forty-second session: 5 boxes, +1 to +3 points where it moved them).
 //
 // What limits it (H200, Nsight Compute, 2026-11-30, [2048,256,512] perm 2,1,0 i8 at 45-59% of
 // copy), before the word gather: instructions. The gather cost about 8 per byte (address, swizzle,
@@ -114,12 +116,27 @@ __device__ __forceinline__ void box_words_to_runs(const std::uint32_t (&w)[16 / 
 // 16-byte store per run (element by element at a run's ends). Two forms (box_store_converged says
 // which one a launch takes): Converged, every chunk gathered by one path; else whole chunks by the
 // vector path and the few head and tail chunks of edge tiles by an element path of their own.
-template <class T, int Mode, bool Converged>
+// Shift (p.words_shift, raw rows): the group's bytes start at any byte phase f of a shared word,
+// the same for all V of a chunk; each word is two aligned loads (the second only where f > 0) and a
+// funnel. sh: the raw tile's shift (box_tile.hpp), 0 for realigned rows.
+template <class T, int Mode, bool Converged, bool Shift>
 __device__ __forceinline__ void box_store_words(const box_params& p, const unsigned char* tile, const std::int32_t* gtab,
                                                 const std::int32_t* out_off, const std::uint32_t* out_cut,
                                                 const std::int32_t* out_base, const packed_origin& o,
-                                                unsigned char* outb, std::int64_t tout, int out_mis, int out_run_bytes) {
+                                                unsigned char* outb, std::int64_t tout, int out_mis, int out_run_bytes,
+                                                int sh) {
   constexpr int S = sizeof(T), V = 16 / S, G = 4 / S;
+  // The word of the group's G runs at linear byte `lin` (f = lin & 3 under Shift, else 0).
+  auto word_at = [&](int lin) -> std::uint32_t {
+    if constexpr (!Shift) {
+      return *reinterpret_cast<const std::uint32_t*>(tile + box_phys_as<Mode>(lin));
+    } else {
+      const int a = lin & ~3, f = lin & 3;
+      const std::uint32_t lo = *reinterpret_cast<const std::uint32_t*>(tile + box_phys_as<Mode>(a));
+      const std::uint32_t hi = f ? *reinterpret_cast<const std::uint32_t*>(tile + box_phys_as<Mode>(a + 4)) : lo;
+      return __funnelshift_r(lo, hi, 8 * f);
+    }
+  };
   // box_out_chunks, its divisor read from the parameters at each use, to spare registers (when the
   // word gather also ran halves, their kernel spilled one word at 48: a store and a load per tile).
   const bool exact = box_out_exact(p, out_mis);
@@ -135,7 +152,7 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
     const std::int64_t rs0 = tout + static_cast<std::int64_t>(out_off[g.run0]) * S;
     const int first = 16 * j - static_cast<int>((out_mis + rs0) & 15);
     if (first >= out_run_bytes) continue;
-    const int base = out_base[g.run0];
+    const int base = out_base[g.run0] + sh;
     if constexpr (Converged) {
       // Every chunk gathers V words from `from` by the same code, head and tail chunks too (as the
       // element gather, "Converged" above; indices clamped only in runs shorter than a chunk,
@@ -152,14 +169,10 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
         if (p.wide) {
           const box_wide gw = box_wide_of(p, gtab, base, from, kClamp ? len : V);
 #pragma unroll
-          for (int i = 0; i < V; ++i)
-            w[i] = *reinterpret_cast<const std::uint32_t*>(
-                tile + box_phys_as<Mode>((at(i) < gw.w ? gw.pre : gw.post) + at(i) * p.out_fast_pitch));
+          for (int i = 0; i < V; ++i) w[i] = word_at((at(i) < gw.w ? gw.pre : gw.post) + at(i) * p.out_fast_pitch);
         } else {
 #pragma unroll
-          for (int i = 0; i < V; ++i)
-            w[i] = *reinterpret_cast<const std::uint32_t*>(
-                tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, from + at(i))]));
+          for (int i = 0; i < V; ++i) w[i] = word_at(base + gtab[box_gtab_index(p, from + at(i))]);
         }
       };
       if (len >= V) gather(std::false_type{});  // uniform in the block
@@ -187,13 +200,10 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
         if (p.wide) {
           const box_wide gw = box_wide_of(p, gtab, base, b0, V);
 #pragma unroll
-          for (int i = 0; i < V; ++i)
-            w[i] = *reinterpret_cast<const std::uint32_t*>(
-                tile + box_phys_as<Mode>((i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch));
+          for (int i = 0; i < V; ++i) w[i] = word_at((i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch);
         } else {
 #pragma unroll
-          for (int i = 0; i < V; ++i)
-            w[i] = *reinterpret_cast<const std::uint32_t*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, b0 + i)]));
+          for (int i = 0; i < V; ++i) w[i] = word_at(base + gtab[box_gtab_index(p, b0 + i)]);
         }
         uint4 r[G];
         box_words_to_runs<S>(w, r);
@@ -205,17 +215,17 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
         for (int i = 0; i < V; ++i) {
           const int b = b0 + i;
           if (b < 0 || b * S >= out_run_bytes) continue;
-          const int at = box_phys_as<Mode>(base + gtab[box_gtab_index(p, b)]);
+          const std::uint32_t wd = word_at(base + gtab[box_gtab_index(p, b)]);
 #pragma unroll
           for (int t = 0; t < G; ++t)
-            if (unsigned char* d = dst(t)) reinterpret_cast<T*>(d)[i] = *reinterpret_cast<const T*>(tile + at + t * S);
+            if (unsigned char* d = dst(t)) reinterpret_cast<T*>(d)[i] = static_cast<T>(wd >> (8 * S * t));
         }
       }
     }
   }
 }
 
-template <class T, int Mode, int MinBlocks, bool Words = false, bool Converged = false>
+template <class T, int Mode, int MinBlocks, bool Words = false, bool Converged = false, bool Shift = false>
 __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     permute_box_kernel(const T* __restrict__ in, T* __restrict__ out, box_params p) {
   constexpr int S = sizeof(T), V = 16 / S;
@@ -342,7 +352,8 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     if (tid == 0 && tile_id + gridDim.x < tiles) next_origin = packed_origin_of(p, tile_id + gridDim.x);
 
     if constexpr (Words) {
-      box_store_words<T, Mode, Converged>(p, tile, gtab, out_off, out_cut, out_base, o, outb, tout, out_mis, out_run_bytes);
+      box_store_words<T, Mode, Converged, Shift>(p, tile, gtab, out_off, out_cut, out_base, o, outb, tout, out_mis,
+                                                 out_run_bytes, sh);
     } else {
     for (int u = tid; u < store_items; u += kBoxThreads) {
       const int r = static_cast<int>(nc_out.div.div(static_cast<std::uint32_t>(u)));
