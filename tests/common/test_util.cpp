@@ -82,6 +82,12 @@ permute_desc pdesc(std::vector<std::int64_t> extents, std::vector<int> perm, int
   return d;
 }
 
+std::vector<permute_desc> shifted_word_suite_shapes() {
+  return {pdesc({276, 19, 10, 3, 10, 17}, {5, 4, 1, 2, 3, 0}, 1), pdesc({77, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 1),
+          pdesc({2904, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 1), pdesc({36, 12, 16, 10, 10, 23, 7}, {4, 6, 1, 3, 5, 2, 0}, 1),
+          pdesc({400, 7, 6, 9, 22, 10, 2}, {6, 0, 5, 3, 1, 2, 4}, 1)};
+}
+
 std::vector<std::pair<std::int64_t, std::int64_t>> definition_offsets(const permute_desc& d) {
   using i64 = std::int64_t;
   const int r = static_cast<int>(d.extents.size());

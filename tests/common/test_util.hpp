@@ -21,6 +21,11 @@ namespace xpose::test {
 transpose_desc tdesc(std::int64_t rows, std::int64_t cols, int elem_bytes = 4);
 permute_desc pdesc(std::vector<std::int64_t> extents, std::vector<int> perm, int elem_bytes = 4);
 
+// The i8 suite's five shapes that take permute_box's shifted word gather (raw rows of bytes), cut to
+// 22-33 MB: BoxTile.ShiftedWordGatherOnSuiteShapes checks they plan it, GpuRandom.
+// PermuteBoxShiftedWords runs them.
+std::vector<permute_desc> shifted_word_suite_shapes();
+
 // Straight from desc.hpp, independent of the planner: for every output index in row-major order,
 // the (input offset, output offset) pair in elements: out[i_0..i_{r-1}] = in[j], j[perm[k]] = i_k.
 std::vector<std::pair<std::int64_t, std::int64_t>> definition_offsets(const permute_desc& d);

@@ -608,18 +608,11 @@ TEST(GpuRandom, PermuteBox) {
             << v << " " << fmt::format("{}", fmt::join(d.extents, ",")) << " offset " << off;
 }
 
-// The shifted word gather (raw rows of bytes, box_tile.hpp): the i8 suite's five shapes that take
-// it, cut to 22-33 MB (BoxTile.ShiftedWordGatherOnSuiteShapes checks that they still plan it), at
-// pointers aligned and not (every byte phase of the groups' words).
+// The shifted word gather (raw rows of bytes, box_tile.hpp) on the i8 suite's shapes that take it
+// (test_util.hpp shifted_word_suite_shapes), at pointers aligned and not (every byte phase).
 TEST(GpuRandom, PermuteBoxShiftedWords) {
   XPOSE_REQUIRE_GPU();
-  const xpose::permute_desc cases[] = {
-      xpose::test::pdesc({276, 19, 10, 3, 10, 17}, {5, 4, 1, 2, 3, 0}, 1),
-      xpose::test::pdesc({77, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 1),
-      xpose::test::pdesc({2904, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 1),
-      xpose::test::pdesc({36, 12, 16, 10, 10, 23, 7}, {4, 6, 1, 3, 5, 2, 0}, 1),
-      xpose::test::pdesc({400, 7, 6, 9, 22, 10, 2}, {6, 0, 5, 3, 1, 2, 4}, 1)};
-  for (const auto& d : cases)
+  for (const auto& d : xpose::test::shifted_word_suite_shapes())
     for (const std::int64_t off : {0, 1, 6, 11})
       ASSERT_EQ(run_case(d, 1, off, (off * 7) % 16, 4300 + off, off % 2 ? "permute_box" : "auto"), "")
           << fmt::format("{}", fmt::join(d.extents, ",")) << " offset " << off;

@@ -539,16 +539,10 @@ TEST(BoxTile, ShiftedWordGatherRandomPermutations) {
   for (int f = 0; f < 4; ++f) EXPECT_GT(phases[f], 200) << "byte phase " << f;
 }
 
-// The i8 suite's shapes that take the shifted word gather, cut to 22-33 MB as GpuRandom.
-// PermuteBoxShiftedWords runs them on the GPU: they still plan it.
+// The i8 suite's shapes that take the shifted word gather, cut down as GpuRandom.
+// PermuteBoxShiftedWords runs them on the GPU (test_util.hpp): they still plan it.
 TEST(BoxTile, ShiftedWordGatherOnSuiteShapes) {
-  const xpose::permute_desc cases[] = {
-      xpose::test::pdesc({276, 19, 10, 3, 10, 17}, {5, 4, 1, 2, 3, 0}, 1),
-      xpose::test::pdesc({77, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 1),
-      xpose::test::pdesc({2904, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 1),
-      xpose::test::pdesc({36, 12, 16, 10, 10, 23, 7}, {4, 6, 1, 3, 5, 2, 0}, 1),
-      xpose::test::pdesc({400, 7, 6, 9, 22, 10, 2}, {6, 0, 5, 3, 1, 2, 4}, 1)};
-  for (const auto& d : cases) {
+  for (const auto& d : xpose::test::shifted_word_suite_shapes()) {
     box_params p;
     const char* reason = "";
     ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
