@@ -276,6 +276,25 @@ bool raw_gap(int gap, int run_bytes) {
   return true;
 }
 
+// One block per tile (the hardware hands out blocks in launch order and a finished block's place
+// goes to the next tile) where the box holds at least this many bytes per table entry that a block
+// builds before its first tile (box_plan); else a persistent grid (the blocks resident at once, each
+// looping over the tiles grid-stride, the tables built once per block). H200, one block per tile
+// against the persistent grid on 66 suite boxes (one call, `scripts/box_grid_cases.txt`;
+// docs/performance.md, forty-third session), % of copy:
+// - 1-, 2-, 8- and 16-byte elements: i8 [2768,19,10,3,10,17] 31.6 -> 47.6 (58 B per entry),
+//   [776,12,21,3,8,19,3] 30.5 -> 41.6 (64), [548,108,82,55] 55.0 -> 65.8 (58); f16 [46,201,168,85]
+//   31.9 -> 53.3 (88), [388,12,21,3,8,19,3] 46.0 -> 60.6; f64 [1393,15,13,13,19] 75.4 -> 84.7; c128
+//   [543,20,11,11,17,3] 68.5 -> 82.3; means i8 +4.6, f16 +6.2, f64 +3.4, c128 +8.1 points over
+//   17 / 14 / 11 / 11 boxes; 5 of these 53 down by 0.2-4.6 (f16 [22,13,14,4,18,20,23] 70.9 -> 66.3,
+//   f64 [4,8,8,8,8,8,16,32] 86.4 -> 81.8).
+// - 4-byte elements: mixed, mean -0.9 over 13 boxes (f32 [6,15,17,4,9,6,13,14] 78.1 -> 70.6,
+//   [7262,22,5,2,7,6] 59.7 -> 67.2), so they keep the persistent grid (kBoxOneShotSkipElem).
+// - Below the threshold: i8 [1851276,29,5] 58.4 -> 55.3 (28 B per entry), [1472,6,22,6,10,23]
+//   43.9 -> 6.7 (1 B per entry: an 8280-entry table for an 8280-byte box); an earlier call.
+constexpr std::int64_t kBoxOneShotBytesPerEntry = 48;
+constexpr int kBoxOneShotSkipElem = 4;
+
 // Elements up to this size may take raw rows (box_tile.hpp). 16-byte elements' rows are aligned
 // chunks already wherever the pointer is.
 constexpr int kBoxRawMaxElem = 8;
@@ -677,6 +696,12 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
     return false;
   }
   chosen.in_reach_bytes = static_cast<std::int32_t>(reach);
+  // The grid (kBoxOneShotBytesPerEntry): one block per tile where the box's bytes pay for the tables
+  // each block builds (runs_in + runs_out + run_out entries) and gridDim.x holds the tiles, a
+  // persistent grid elsewhere.
+  const std::int64_t entries = std::int64_t{chosen.runs_in} + chosen.runs_out + chosen.run_out;
+  chosen.one_shot = s != kBoxOneShotSkipElem && std::int64_t{chosen.volume} * s >= kBoxOneShotBytesPerEntry * entries &&
+                    chosen.tiles <= std::numeric_limits<std::int32_t>::max();
   *out = chosen;
   return true;
 }

@@ -108,6 +108,7 @@ struct box_params {
   int ext[kMaxRank] = {}, t[kMaxRank] = {}, ntiles[kMaxRank] = {};
   fast_div ntiles_div[kMaxRank];
   std::int64_t tiles = 1;
+  int one_shot = 0;  // 1: one block per tile; 0: a persistent grid (box_plan, kBoxOneShotBytesPerEntry)
   int cut_a = kPackedNoDim, cut_b = kPackedNoDim;  // cut dims (see above); packed_origin_of reads them
   int volume = 1;                                   // elements of a full tile
   // Box dims (t > 1) in each side's order, fastest first; the first in_run_dims / out_run_dims

@@ -570,7 +570,7 @@ status configure_permute_box(plan_data& pd, std::string* why) {
   if (!box_plan(pd.prob, p.get(), &reason)) return fail(status::kVariantNotApplicable, why, reason);
   pd.launch = {};
   pd.launch.block_x = kBoxThreads;
-  pd.launch.grid_x = p->tiles;  // capped at launch to the blocks resident at once
+  pd.launch.grid_x = p->tiles;  // a persistent grid is capped at launch to the blocks resident at once
   pd.launch.smem_bytes = p->smem_bytes;
   pd.launch.chunk = pd.prob.elem_bytes;
   const int s = pd.prob.elem_bytes;
@@ -589,6 +589,7 @@ status configure_permute_box(plan_data& pd, std::string* why) {
                                   p->words_shift ? ", at any byte phase (two word loads and a funnel)" : "");
   pd.launch_note += box_store_converged(*p, s, 0) ? "; stores: every chunk by one converged path"
                                                   : "; stores: whole chunks (an aligned output; converged otherwise)";
+  pd.launch_note += p->one_shot ? "; one block per tile" : "; persistent grid (the tables built once per block)";
   pd.kernel_params = std::move(p);
   return status::kSuccess;
 }

@@ -209,10 +209,11 @@ status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_
   if (!p) return status::kVariantNotApplicable;  // configure_permute_box fills it
   return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
     auto launch = [&](auto kernel) -> status {
+      // One block per tile, or a persistent grid of the blocks resident at once (box_params::one_shot).
       int per_sm = 0;
       XPOSE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBoxThreads, p->smem_bytes), why);
       const std::int64_t resident = static_cast<std::int64_t>(per_sm > 0 ? per_sm : 1) * pd.device.sm_count;
-      const unsigned grid = static_cast<unsigned>(p->tiles < resident ? p->tiles : resident);
+      const unsigned grid = static_cast<unsigned>(p->one_shot || p->tiles < resident ? p->tiles : resident);
       kernel<<<grid, kBoxThreads, p->smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), *p);
       XPOSE_CUDA_TRY(cudaGetLastError(), why);
       return status::kSuccess;

@@ -760,6 +760,34 @@ TEST(BoxTile, RefusesWhatItCannotRun) {
   EXPECT_NE(std::string(reason).find("32 bits"), std::string::npos) << reason;
 }
 
+// The grid (box_tile.cpp kBoxOneShotBytesPerEntry): one block per tile where the box holds at least
+// 48 bytes per table entry its block builds, except 4-byte elements; suite cases of the forty-third
+// session (docs/performance.md), with the entries counted here.
+TEST(BoxTile, OneBlockPerTileWhereTheBoxPaysForItsTables) {
+  struct c { std::vector<std::int64_t> ext; std::vector<int> perm; int eb; bool one_shot; };
+  const std::vector<c> cases = {
+      {{548, 108, 82, 55}, {3, 2, 0, 1}, 1, true},                      // 58 B per entry
+      {{2768, 19, 10, 3, 10, 17}, {5, 4, 1, 2, 3, 0}, 1, true},         // the word gather, raw rows
+      {{46, 201, 168, 85}, {3, 2, 1, 0}, 2, true},
+      {{1393, 15, 13, 13, 19}, {3, 0, 1, 2, 4}, 8, true},
+      {{543, 20, 11, 11, 17, 3}, {2, 4, 3, 1, 5, 0}, 16, true},
+      {{1851276, 29, 5}, {1, 0, 2}, 1, false},                          // 28 B per entry
+      {{1472, 6, 22, 6, 10, 23}, {0, 2, 5, 1, 4, 3}, 1, false},         // one 8280-entry output run
+      {{7262, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 4, false},           // 4-byte elements
+  };
+  for (const auto& k : cases) {
+    const xpose::permute_desc d = xpose::test::pdesc(k.ext, k.perm, k.eb);
+    box_params p;
+    const char* reason = "";
+    ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
+    const std::int64_t entries = std::int64_t{p.runs_in} + p.runs_out + p.run_out;
+    const std::string box = fmt::format("{} x{} B: box {} ({} B, {} table entries)", fmt::join(k.ext, ","), k.eb,
+                                        fmt::join(p.t, p.t + p.rank, "x"), p.volume * k.eb, entries);
+    EXPECT_EQ(p.one_shot != 0, k.one_shot) << box;
+    if (k.eb != 4) EXPECT_EQ(std::int64_t{p.volume} * k.eb >= 48 * entries, k.one_shot) << box;
+  }
+}
+
 // The input may span more than 2 GiB (the tile's window is reached through a 64-bit offset, the
 // kernel's offsets inside it stay 32-bit): f64's rank-8 suite case, 4 GB, and one strided past 2 GiB.
 TEST(BoxTile, PlansInputsOver2GiB) {

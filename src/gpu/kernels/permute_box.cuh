@@ -70,8 +70,9 @@
 // f16's (72-75%); walking only a run's own chunks (box_out_chunks) and the asynchronous loads did
 // not move them either. Not found yet.
 //
-// Launch geometry: block kBoxThreads; grid min(tiles, resident blocks), each block looping;
-// dynamic shared memory p.smem_bytes (5 blocks per SM; 4 for the byte word gather and the
+// Launch geometry: block kBoxThreads; grid = tiles (one block per tile) where box_params::one_shot,
+// else min(tiles, resident blocks), each block looping (box_tile.cpp kBoxOneShotBytesPerEntry says
+// which and why); dynamic shared memory p.smem_bytes (5 blocks per SM; 4 for the byte word gather and the
 // converged one, fast_variants.cu).
 #pragma once
 
