@@ -72,8 +72,8 @@
 //
 // Launch geometry: block kBoxThreads; grid = tiles (one block per tile) where box_params::one_shot,
 // else min(tiles, resident blocks), each block looping (box_tile.cpp kBoxOneShotBytesPerEntry says
-// which and why); dynamic shared memory p.smem_bytes (5 blocks per SM; 4 for the byte word gather and the
-// converged one, fast_variants.cu).
+// which and why); dynamic shared memory p.smem_bytes (5 blocks per SM; 4 for the byte word gather
+// and the converged one, fast_variants.cu).
 #pragma once
 
 #include <cstdint>
