@@ -521,7 +521,7 @@ status configure_permute_packed(plan_data& pd, std::string* why) {
   const packed_params& p = plans->vec;
   pd.launch = {};
   pd.launch.block_x = kPackedThreads;
-  pd.launch.grid_x = p.tiles;  // capped at launch to the blocks resident at once
+  pd.launch.grid_x = p.tiles;  // a persistent grid: capped at launch to the blocks resident at once
   pd.launch.smem_bytes = p.smem_elems * w;
   pd.launch.chunk = w;
   pd.align_bytes = std::max(pd.align_bytes, w);
@@ -538,6 +538,7 @@ status configure_permute_packed(plan_data& pd, std::string* why) {
   pd.launch_note = fmt::format("{} B words: {}", w, describe(p));
   if (p.vin > 1 || p.vout > 1)
     pd.launch_note += fmt::format("; pointers not aligned to the vectors: {}", describe(plans->scalar));
+  pd.launch_note += "; persistent grid (the slot tables built once per block)";
   pd.kernel_params = std::move(plans);
   return status::kSuccess;
 }
@@ -550,7 +551,7 @@ status configure_permute_runs(plan_data& pd, std::string* why) {
   if (!runs_plan(pd.prob, p.get(), &reason)) return fail(status::kVariantNotApplicable, why, reason);
   pd.launch = {};
   pd.launch.block_x = kRunsThreads;
-  pd.launch.grid_x = p->tiles;  // capped at launch to the blocks resident at once
+  pd.launch.grid_x = p->tiles;  // a persistent grid: capped at launch to the blocks resident at once
   pd.launch.smem_bytes = p->smem_bytes;
   pd.launch.chunk = pd.prob.elem_bytes;
   const int s = pd.prob.elem_bytes;
@@ -558,6 +559,7 @@ status configure_permute_runs(plan_data& pd, std::string* why) {
                                "shared rows of {} B",
                                p->A, p->B, p->A * s, p->na, p->na > 1 ? "s" : "", p->B * s, p->nb,
                                p->nb > 1 ? "s" : "", p->row_bytes);
+  pd.launch_note += "; persistent grid (the run tables built once per block)";
   pd.kernel_params = std::move(p);
   return status::kSuccess;
 }
@@ -570,7 +572,7 @@ status configure_permute_box(plan_data& pd, std::string* why) {
   if (!box_plan(pd.prob, p.get(), &reason)) return fail(status::kVariantNotApplicable, why, reason);
   pd.launch = {};
   pd.launch.block_x = kBoxThreads;
-  pd.launch.grid_x = p->tiles;  // a persistent grid is capped at launch to the blocks resident at once
+  pd.launch.grid_x = p->tiles;  // unless one_shot, capped at launch to the blocks resident at once
   pd.launch.smem_bytes = p->smem_bytes;
   pd.launch.chunk = pd.prob.elem_bytes;
   const int s = pd.prob.elem_bytes;
