@@ -414,12 +414,26 @@ int tiled_skew_height(const plan_data& pd) {
 // rule box lost by up to 23 points (1020
 // elements, runs 34/30: 78.9 -> 56.1; runs of 96 and more: 4 to 13 points) and won by 2.7-4.1 in
 // three cases of 880-972 elements.
+//
+// Forty-fifth session (H200 2026-12-04, `--variants auto,permute_box` on the 22 c128 suite cases
+// auto ran with permute_packed while permute_box launches one block per tile, forty-third session;
+// scripts/box_lead_cases.txt, docs/results/box-lead-ab-2026-12-04.json): the one-block-per-tile box
+// also goes first wherever packed's runs are not both whole 128-byte lines (8 elements). All 15
+// such cases won, by 1.0 to 18.9 points (runs 80/60: [1,24,19,23,24,25,16,5] 72.3 -> 91.2; 21/42:
+// [194,12,21,3,8,19,3] 73.3 -> 81.6; 54/54: [180400,124,3,1] 80.6 -> 89.2; 22/46: [23,201,168,85]
+// 72.8 -> 75.4), and one was level (115/184: 88.5 -> 88.4); six of the seven it lost have whole
+// lines both ways (32/32 reversals 90.3 -> 82.2, 89.8 -> 83.4, 90.9 -> 89.7; 128/128 90.9 -> 83.8;
+// 216/216 84.8 -> 81.1; 80/240 91.9 -> 89.6): packed's own accesses are whole lines there.
 bool c128_box_beats_packed(const plan_data& pd) {
   constexpr std::int64_t kMaxVolume = 850, kMaxShortRun = 42;
+  constexpr int kLineElems = 128 / 16;
   gpu::packed_params packed;
   const char* reason = "";
   if (!gpu::packed_plan(pd.prob, true, &packed, &reason)) return false;
-  return packed.volume < kMaxVolume && std::min(packed.run_in, packed.run_out) <= kMaxShortRun;
+  if (packed.volume < kMaxVolume && std::min(packed.run_in, packed.run_out) <= kMaxShortRun) return true;
+  if (packed.run_in % kLineElems == 0 && packed.run_out % kLineElems == 0) return false;
+  gpu::box_params box;
+  return gpu::box_plan(pd.prob, &box, &reason) && box.one_shot;
 }
 
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan

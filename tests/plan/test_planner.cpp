@@ -515,8 +515,12 @@ TEST_F(GpuPlanner, OddFastestDimsGoToPermuteRuns) {
       // (c128_box_beats_packed: 57.3 -> 75.1% of copy)
       {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 16, "permute_box"},
       {{93, 25, 19, 14, 18, 6}, {2, 3, 4, 0, 5, 1}, 16, "permute_box"},      // 750 elements, a run of 30
-      {{23, 201, 168, 85}, {3, 2, 1, 0}, 16, "permute_packed"},              // 1012 elements: packed
-      {{692, 19, 10, 3, 10, 17}, {5, 4, 1, 2, 3, 0}, 16, "permute_packed"},  // 1020 elements: box 56.1 vs 78.9
+      // 1012 and 1020 elements, but packed's runs (22/46, 34/30) are not whole 128-byte lines and the
+      // box launches one block per tile: box (72.8 -> 75.4, 78.0 -> 82.0)
+      {{23, 201, 168, 85}, {3, 2, 1, 0}, 16, "permute_box"},
+      {{692, 19, 10, 3, 10, 17}, {5, 4, 1, 2, 3, 0}, 16, "permute_box"},
+      {{8, 8, 8, 16, 16, 16, 32}, {6, 5, 4, 3, 2, 1, 0}, 16, "permute_packed"},  // runs 32/32: packed 89.8 vs 83.4
+      {{379, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, 16, "permute_packed"},  // runs 128/128: 90.9 vs 83.8
       {{13, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}, 4, "permute_box"},  // output runs of 9: box beat packed
       {{683, 11, 25, 21, 17}, {4, 0, 1, 2, 3}, 8, "permute_box"},  // packed's runs are long, but its box is 8 KiB
       {{64, 64, 128, 128}, {0, 2, 3, 1}, 4, "permute_packed"},                      // vectors both ways
