@@ -597,6 +597,31 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
         c.push_back({"tma_tile", "large 2-D transpose (64 MiB and more for 1- and 2-byte elements, 192 MiB for wider "
                                  "ones): bulk tensor copies through swizzled tiles, tiles claimed in order (H200 "
                                  "16384^2: 90.1-96.0% of copy vs 87.5-91.2% before)"});
+      // 16-byte matrices with a side over 64, in batches whose other side is 32 or more, or single with
+      // input rows of 17-64 elements (single larger ones: `tiled` above; a few long rows keep narrow,
+      // which ran 48 x 10^7 at 96.2% of copy against 95.2, kNarrowRules): the classic tile with its
+      // output rows staggered, ahead of fast_tile and narrow. H200 2026-12-04 (forty-fifth session, the c128 suite
+      // cases under 90% of copy by name, one round, % of copy, tiled_skew / auto's kernel;
+      // scripts/c128_median_cases.txt, docs/results/c128-median-byname-2026-12-04.json):
+      //   82 x 14796x55 86.8 / fast_tile 79.6, 3042 x 144x150 (two batch dims) 89.4 / fast_tile 80.2,
+      //   64 x 16384x64 97.7 / narrow 81.3, 64 x 64x16384 95.1 / narrow 83.5, 1 x 3944325x17 93.9 /
+      //   narrow 86.3, 12017 x 107x52 92.7 / narrow 89.6, 8192 x 64x128 87.0 / fast_tile 85.9; issue 4's
+      //   batches (same call as below): 8192 x 64x256 95.4 / fast_tile 93.8, 10000 x 128x64 99.7 / 95.3;
+      //   lost: 32768 x 32x64 77.8 / fast_tile 86.7 (no side over 64: not taken), and every matrix
+      //   with a side of 3 to 9 (8-52 against 85-91: sides under 17 keep their kernels).
+      // One element is one 16-byte vector, so fast_tile's vectors gain nothing over the classic tile.
+      // Batches of matrices with a side under 32 keep the boxes (the rule further down): two rounds,
+      // the same call, tiled_skew / permute_box, [692,19,10,3,10,17] perm 5,4,1,2,3,0 (5700 x 692x17)
+      // 67.6 / 82.0, [2064,25,20,13,5] perm 3,4,1,0,2 (51600 x 20x65) 66.0 / 81.1, [21,25,14,19,19,25]
+      // perm 5,4,3,0,1,2 (361 x 7350x25) 81.6 / 82.1 ([23,201,168,85] reversal, 33768 x 23x85, 76.7 /
+      // 75.4); the cases above were within 0.2 points of the first round.
+      constexpr std::int64_t kSkew16MinSide = 17, kSkew16MinBatchSide = 32, kSkew16LongSide = 64;
+      if (s == 16 && std::max(m.rows, m.cols) > kSkew16LongSide &&
+          (m.batch > 1 ? short_side >= kSkew16MinBatchSide
+                       : m.cols >= kSkew16MinSide && m.cols <= kSkew16LongSide && m.rows > m.cols))
+        c.push_back({"tiled_skew",
+                     "16-byte matrices with a side over 64, batched (other side 32 or more) or input rows of 17-64: the "
+                     "classic tile, output rows staggered (H200 64 x 16384x64 c128: 97.7% of copy vs narrow 81.3%)"});
       constexpr std::int64_t kRegTileMinBytes = 4 << 20, kRegTile64LongSide = 16384;
       constexpr double kSkewRunsFill = 0.75;
       if (s == 1 && pd.prob.count() > kRegTileMinBytes &&

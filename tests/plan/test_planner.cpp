@@ -196,7 +196,16 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({100000, 32, 48}, {0, 2, 1}), 16), "narrow"},
       {with(pdesc({50000, 64, 64}, {0, 2, 1}), 2), "fast_tile"},     // full tiles: fast_tile
       {with(pdesc({50000, 64, 64}, {0, 2, 1}), 16), "fast_tile"},    // c128 only with full tiles
-      {with(pdesc({8192, 64, 256}, {0, 2, 1}), 16), "fast_tile"},
+      // c128 batches with a side over 64 and the other 32 or more: the staggered classic tile (95.4 vs
+      // fast_tile 93.8); 64 x 16384x64 and its reverse (97.7 / 95.1 vs narrow 81.3 / 83.5); a single
+      // matrix with a side of 17 under narrow_rules' sizes (93.9 vs narrow 86.3); 32768 x 32x64 (no
+      // side over 64) stays with fast_tile, and batches with a side under 32 with the boxes
+      {with(pdesc({8192, 64, 256}, {0, 2, 1}), 16), "tiled_skew"},
+      {with(pdesc({64, 128, 128, 64}, {0, 3, 1, 2}), 16), "tiled_skew"},
+      {with(pdesc({64, 64, 128, 128}, {0, 2, 3, 1}), 16), "tiled_skew"},
+      {with(pdesc({683, 11, 25, 21, 17}, {4, 0, 1, 2, 3}), 16), "tiled_skew"},
+      {with(pdesc({32, 32, 32, 32, 64}, {4, 3, 2, 1, 0}), 16), "fast_tile"},
+      {with(pdesc({692, 19, 10, 3, 10, 17}, {5, 4, 1, 2, 3, 0}), 16), "permute_box"},
       {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 4), "reg_batch"},   // quarter-full tiles
       {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 16), "reg_batch"},
       {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 1), "permute_packed"},  // 16-byte output rows
