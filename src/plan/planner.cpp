@@ -600,8 +600,8 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // 16-byte matrices with a side over 64, in batches whose other side is 32 or more, or single with
       // input rows of 17-64 elements (single larger ones: `tiled` above; a few long rows keep narrow,
       // which ran 48 x 10^7 at 96.2% of copy against 95.2, kNarrowRules): the classic tile with its
-      // output rows staggered, ahead of fast_tile and narrow. H200 2026-12-04 (forty-fifth session, the c128 suite
-      // cases under 90% of copy by name, one round, % of copy, tiled_skew / auto's kernel;
+      // output rows staggered, ahead of fast_tile and narrow. H200 2026-12-04 (forty-fifth session,
+      // the c128 suite cases under 90% of copy by name, one round, % of copy, tiled_skew / auto's kernel;
       // scripts/c128_median_cases.txt, docs/results/c128-median-byname-2026-12-04.json):
       //   82 x 14796x55 86.8 / fast_tile 79.6, 3042 x 144x150 (two batch dims) 89.4 / fast_tile 80.2,
       //   64 x 16384x64 97.7 / narrow 81.3, 64 x 64x16384 95.1 / narrow 83.5, 1 x 3944325x17 93.9 /
@@ -620,8 +620,9 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
           (m.batch > 1 ? short_side >= kSkew16MinBatchSide
                        : m.cols >= kSkew16MinSide && m.cols <= kSkew16LongSide && m.rows > m.cols))
         c.push_back({"tiled_skew",
-                     "16-byte matrices with a side over 64, batched (other side 32 or more) or input rows of 17-64: the "
-                     "classic tile, output rows staggered (H200 64 x 16384x64 c128: 97.7% of copy vs narrow 81.3%)"});
+                     "16-byte matrices with a side over 64, batched (other side 32 or more) or input rows of "
+                     "17-64: the classic tile, output rows staggered (H200 64 x 16384x64 c128: 97.7% of copy vs "
+                     "narrow 81.3%)"});
       constexpr std::int64_t kRegTileMinBytes = 4 << 20, kRegTile64LongSide = 16384;
       constexpr double kSkewRunsFill = 0.75;
       if (s == 1 && pd.prob.count() > kRegTileMinBytes &&
