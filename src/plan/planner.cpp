@@ -404,7 +404,8 @@ int tiled_skew_height(const plan_data& pd) {
 
 // permute_box ahead of permute_packed for 16-byte elements where packed's box holds fewer than
 // 850 elements and a run of at most 42 on one side (the dims did not let it fill its 1024-element
-// box). H200 2026-12-01, c128 suite by name (docs/performance.md "Twenty-second session", % of
+// box), or (forty-fifth session, below) where packed's runs are not both whole 128-byte lines and
+// the box launches one block per tile. H200 2026-12-01, c128 suite by name (docs/performance.md "Twenty-second session", % of
 // copy, packed -> box): [817,8,6,18,19,5] (480 elements, runs 20/24) 66.0 -> 86.9, [11,21,10,4,12,
 // 13,23,2] (624, 24/52) 66.7 -> 83.5, [6,7,19,17,3,14,21,5] (840, 30/28) 57.3 -> 75.1, [6,15,17,4,
 // 9,6,13,14] (588, 98/42) 65.8 -> 84.4, [7262,22,5,2,7,6] (768, 24/32) 72.0 -> 79.3, [6,18,22,13,3,
