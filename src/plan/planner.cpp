@@ -75,6 +75,25 @@ constexpr const char* kRunsReason =
     "odd fastest dims, short packed boxes: A x B transposes of runs with 16-byte chunks both ways (H200 suite: "
     "57-74% of copy for f32 where permute_packed ran 20-45%)";
 
+// permute_runs first for 16-byte permutations with a batch of several dims (kTransposeNd) whose runs
+// tile is a full 32 x 32: 512-byte runs both ways, whole 128-byte lines. H200 2026-12-04 (forty-sixth
+// session, one round, `--variants auto,permute_box,permute_runs,permute_packed,...` on the 36 c128
+// suite cases under 91% of copy; scripts/c128_below91_cases.txt, docs/results/c128-below91-ab-2026-12-04.json),
+// % of copy, permute_runs / auto's kernel: the reversals [32,32,32,32,64] 91.9 / fast_tile 86.8,
+// [64,64,128,128] 91.4 / tiled_skew 87.1, [16,16,16,16,16,64] 92.4 / permute_packed 90.2,
+// [4,8,8,8,8,8,16,32] 92.4 / 90.2, [8,8,8,16,16,16,32] 92.1 / 90.3. Every case with a shorter run on
+// either side lost, by 0.5 to 64 points (runs of 368-480 B: [23,201,168,85] reversal 72.2 / box 75.4;
+// [137,108,82,55] 82.2 / tiled_skew 87.3), and so did the one full tile with a single batch dim
+// ([5256,8,14,19,6] perm 2,3,4,1,0, 86.3 / tma_tile 89.1), which the rule leaves out.
+bool c128_runs_full_tiles(const plan_data& pd) {
+  constexpr int kFullRunBytes = 512;
+  if (pd.prob.elem_bytes != 16 || !pd.has_matrix || pd.mat.batch_rank <= 1) return false;
+  gpu::runs_params runs;
+  const char* reason = "";
+  if (!gpu::runs_plan(pd.prob, &runs, &reason)) return false;
+  return runs.A * 16 == kFullRunBytes && runs.B * 16 == kFullRunBytes;
+}
+
 bool runs_beat_packed(const plan_data& pd) {
   constexpr int kMinRunBytes = 64, kPackedLongRunBytes = 384;
   const int s = pd.prob.elem_bytes;
@@ -437,6 +456,39 @@ bool c128_box_beats_packed(const plan_data& pd) {
   return gpu::box_plan(pd.prob, &box, &reason) && box.one_shot;
 }
 
+// permute_box ahead of tma_tile for batches of 16-byte matrices whose batch dim lies between the
+// matrix dims on both sides (the batch stride under the row stride: [A,N,B] perm 2,1,0 and the like).
+// H200 2026-12-04 (forty-sixth session, two rounds within 0.3 points, % of copy, permute_box /
+// tma_tile; scripts/c128_rules_cases.txt, docs/results/c128-rules-ab-2026-12-04.json): [90,163,56,81]
+// perm 2,3,1,0 (163 x 90x4536) 92.0 / 88.1, [5256,8,14,19,6] perm 2,3,4,1,0 (8 x 5256x1596) 90.3 /
+// 88.7, reversals [512,256,512] 92.0 / 91.2, [1024,64,1024] 92.9 / 88.6, [256,1024,256] 90.4 / 90.3,
+// [2048,16,2048] 93.5 / 87.4. Dense batches keep tma_tile ([16,32,1024,128] perm 0,1,3,2, 512 x
+// 1024x128: 97.0, not measured against the box).
+bool c128_box_beats_tma(const plan_data& pd) {
+  const auto& m = pd.mat;
+  return pd.has_matrix && m.batch > 1 && m.batch_rank == 1 && m.bs_in < m.ld_in && m.bs_out < m.ld_out;
+}
+
+// permute_box ahead of permute_rows for 16-byte row copies [n, N, R] whose outermost output dim
+// steps over whole input rows (input stride R: consecutive input rows land n output planes apart),
+// with n <= 64 and rows of an odd number of elements under 2 KiB (not whole 32-byte sectors): the
+// box reads the input in long runs where permute_rows reads 304- and 368-byte rows n rows apart.
+// H200 2026-12-04 (forty-sixth session, two rounds within 0.2 points, input [N, n, R] perm 1,0,2,
+// % of copy, permute_box / permute_rows; scripts/c128_rules_cases.txt,
+// docs/results/c128-rules-ab-2026-12-04.json): R = 19: n = 8 / 13 / 16 / 32 / 58 93.0 / 92.7 / 93.6 /
+// 90.8 / 87.3 vs 82.8 / 80.4 / 82.5 / 82.2 / 84.7 (the suite's [1393,15,13,13,19] perm 3,0,1,2,4 is
+// n = 13: 92.5 vs 81.7 in the first round); R = 23: n = 13 / 32 92.5 / 91.6 vs 84.3 / 83.8. Outside
+// the rule: n = 127 (R = 19 box 90.0 vs 86.5, R = 23 85.3 vs 87.4; the suite's [10168,5,24,11,5]
+// perm 1,2,0,3,4, n = 120 and R = 55, 88.9 vs 90.1), even rows (R = 32: n = 13 level at 95.3, n = 32
+// 88.5 vs 95.5; R = 150, n = 13: 86.7 vs 91.3).
+bool c128_box_beats_rows(const plan_data& pd) {
+  constexpr std::int64_t kMaxPlanes = 64, kLongRowBytes = 2048;
+  const problem& p = pd.prob;
+  if (pd.cls != problem_class::kRowCopy || p.rank != 3) return false;
+  const std::int64_t r = p.dims[2].extent;
+  return p.dims[0].in_stride == r && p.dims[0].extent <= kMaxPlanes && r % 2 == 1 && r * p.elem_bytes < kLongRowBytes;
+}
+
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
 // may still refuse the problem; auto then runs `chosen`).
 bool box_beats(const plan_data& pd, std::string_view chosen) {
@@ -445,7 +497,9 @@ bool box_beats(const plan_data& pd, std::string_view chosen) {
   constexpr double kSkewLowFill = 0.4, kFastLowFill = 0.75;
   const int s = pd.prob.elem_bytes;
   if (pd.where != backend::kGpu) return false;
-  if (s == 16) return chosen == "permute_packed" && c128_box_beats_packed(pd);
+  if (s == 16)
+    return (chosen == "permute_packed" && c128_box_beats_packed(pd)) || (chosen == "tma_tile" && c128_box_beats_tma(pd)) ||
+           (chosen == "permute_rows" && c128_box_beats_rows(pd));
   if (s > 8) return false;
   if (chosen == "permute_packed") {
     gpu::packed_params packed;
@@ -507,6 +561,10 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       constexpr std::int64_t kByteMatrixElems = 128 * 1024;
       const std::int64_t short_side = std::min(m.rows, m.cols);
       if (const narrow_rule* r = narrow_rule_for(pd)) c.push_back({r->variant, r->reason, false, 0, true});
+      if (c128_runs_full_tiles(pd))
+        c.push_back({"permute_runs", "16-byte permutation over several batch dims, full 32 x 32 runs tiles: runs of "
+                                     "512 B both ways (H200 [32,32,32,32,64] reversal c128: 91.9% of copy vs "
+                                     "fast_tile 86.8%)"});
       // 1-byte matrices of exactly 64 rows or 64 columns, long the other way (NCHW <-> NHWC with 64
       // channels): reg_tile with its warps side by side (reg_tile_stack) or with 8-row lane groups
       // (reg_tile_lanes) covers them in whole blocks. H200 2026-11-30 (docs/performance.md, sixth

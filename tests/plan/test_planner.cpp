@@ -199,12 +199,37 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       // c128 batches with a side over 64 and the other 32 or more: the staggered classic tile (95.4 vs
       // fast_tile 93.8); 64 x 16384x64 and its reverse (97.7 / 95.1 vs narrow 81.3 / 83.5); a single
       // matrix with a side of 17 under narrow_rules' sizes (93.9 vs narrow 86.3); 32768 x 32x64 (no
-      // side over 64) stays with fast_tile, and batches with a side under 32 with the boxes
+      // side over 64) went to fast_tile until the runs rule below, and batches with a side under 32 stay
+      // with the boxes
       {with(pdesc({8192, 64, 256}, {0, 2, 1}), 16), "tiled_skew"},
       {with(pdesc({64, 128, 128, 64}, {0, 3, 1, 2}), 16), "tiled_skew"},
       {with(pdesc({64, 64, 128, 128}, {0, 2, 3, 1}), 16), "tiled_skew"},
       {with(pdesc({683, 11, 25, 21, 17}, {4, 0, 1, 2, 3}), 16), "tiled_skew"},
-      {with(pdesc({32, 32, 32, 32, 64}, {4, 3, 2, 1, 0}), 16), "fast_tile"},
+      // c128 permutations over several batch dims whose runs tiles are a full 32 x 32 (512-byte runs
+      // both ways): permute_runs (reversals 91.4-92.4 vs 86.8-90.3); a single batch dim does not (runs
+      // 86.3 vs tma_tile 89.1 vs box 90.3: c128_box_beats_tma, below), nor do shorter runs (the rank-4
+      // reversal below: box 75.4 vs runs 72.2)
+      {with(pdesc({32, 32, 32, 32, 64}, {4, 3, 2, 1, 0}), 16), "permute_runs"},
+      {with(pdesc({64, 64, 128, 128}, {3, 2, 1, 0}), 16), "permute_runs"},
+      {with(pdesc({16, 16, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}), 16), "permute_runs"},
+      {with(pdesc({4, 8, 8, 8, 8, 8, 16, 32}, {7, 6, 5, 4, 3, 2, 1, 0}), 16), "permute_runs"},
+      {with(pdesc({5256, 8, 14, 19, 6}, {2, 3, 4, 1, 0}), 16), "permute_box"},
+      // c128 batches whose batch dim lies between the matrix dims: the box ahead of tma_tile (92.0 vs
+      // 88.1, 93.5 vs 87.4); dense batches keep tma_tile; 8-byte elements are not in the rule
+      {with(pdesc({90, 163, 56, 81}, {2, 3, 1, 0}), 16), "permute_box"},
+      {with(pdesc({2048, 16, 2048}, {2, 1, 0}), 16), "permute_box"},
+      {with(pdesc({16, 32, 1024, 128}, {0, 1, 3, 2}), 16), "tma_tile"},
+      {with(pdesc({2048, 16, 2048}, {2, 1, 0}), 8), "tma_tile"},
+      // c128 row copies [N, n, R] -> [n, N, R] with n <= 64 and odd rows under 2 KiB: the box ahead of
+      // permute_rows (n = 13, R = 19: 92.7 vs 80.4); n = 127, or even rows, keep permute_rows
+      {with(pdesc({1393, 15, 13, 13, 19}, {3, 0, 1, 2, 4}), 16), "permute_box"},
+      {with(pdesc({91180, 32, 23}, {1, 0, 2}), 16), "permute_box"},
+      {with(pdesc({22974, 127, 23}, {1, 0, 2}), 16), "permute_rows"},
+      {with(pdesc({65536, 32, 32}, {1, 0, 2}), 16), "permute_rows"},
+      {with(pdesc({34415, 13, 150}, {1, 0, 2}), 16), "permute_rows"},
+      {with(pdesc({10168, 5, 24, 11, 5}, {1, 2, 0, 3, 4}), 16), "permute_rows"},
+      {with(pdesc({23, 201, 168, 85}, {3, 2, 1, 0}), 16), "permute_box"},
+      {with(pdesc({16, 16, 16, 16, 16, 64}, {5, 4, 3, 2, 1, 0}), 8), "permute_packed"},  // 16-byte only
       {with(pdesc({692, 19, 10, 3, 10, 17}, {5, 4, 1, 2, 3, 0}), 16), "permute_box"},
       {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 4), "reg_batch"},   // quarter-full tiles
       {with(pdesc({1000000, 16, 16}, {0, 2, 1}), 16), "reg_batch"},
@@ -514,7 +539,8 @@ TEST_F(GpuPlanner, LargeF32MisalignedPointersFallBackToSkewTile) {
 }
 
 // permute_runs takes the suite's odd random permutations from permute_packed where packed gets no
-// input vectors and short runs (planner.cpp, runs_beat_packed), and nothing else.
+// input vectors and short runs (planner.cpp, runs_beat_packed), and 16-byte permutations over several
+// batch dims whose runs tiles are full (c128_runs_full_tiles).
 TEST_F(GpuPlanner, OddFastestDimsGoToPermuteRuns) {
   expect_auto_picks({
       {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 4, "permute_runs"},  // fastest dims 5 and 7
@@ -528,7 +554,9 @@ TEST_F(GpuPlanner, OddFastestDimsGoToPermuteRuns) {
       // box launches one block per tile: box (72.8 -> 75.4, 78.0 -> 82.0)
       {{23, 201, 168, 85}, {3, 2, 1, 0}, 16, "permute_box"},
       {{692, 19, 10, 3, 10, 17}, {5, 4, 1, 2, 3, 0}, 16, "permute_box"},
-      {{8, 8, 8, 16, 16, 16, 32}, {6, 5, 4, 3, 2, 1, 0}, 16, "permute_packed"},  // runs 32/32: packed 89.8 vs 83.4
+      // packed's runs 32/32: packed 89.8 vs box 83.4; but the runs tile is a full 32 x 32 over several
+      // batch dims (c128_runs_full_tiles): runs 92.1 vs packed 90.3
+      {{8, 8, 8, 16, 16, 16, 32}, {6, 5, 4, 3, 2, 1, 0}, 16, "permute_runs"},
       {{379, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, 16, "permute_packed"},  // runs 128/128: 90.9 vs 83.8
       {{13, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}, 4, "permute_box"},  // output runs of 9: box beat packed
       {{683, 11, 25, 21, 17}, {4, 0, 1, 2, 3}, 8, "permute_box"},  // packed's runs are long, but its box is 8 KiB
