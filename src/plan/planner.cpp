@@ -91,7 +91,8 @@ bool c128_runs_full_tiles(const plan_data& pd) {
   gpu::runs_params runs;
   const char* reason = "";
   if (!gpu::runs_plan(pd.prob, &runs, &reason)) return false;
-  return runs.A * 16 == kFullRunBytes && runs.B * 16 == kFullRunBytes;
+  const int s = pd.prob.elem_bytes;
+  return runs.A * s == kFullRunBytes && runs.B * s == kFullRunBytes;
 }
 
 bool runs_beat_packed(const plan_data& pd) {
@@ -664,8 +665,10 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // scripts/c128_median_cases.txt, docs/results/c128-median-byname-2026-12-04.json):
       //   82 x 14796x55 86.8 / fast_tile 79.6, 3042 x 144x150 (two batch dims) 89.4 / fast_tile 80.2,
       //   64 x 16384x64 97.7 / narrow 81.3, 64 x 64x16384 95.1 / narrow 83.5, 1 x 3944325x17 93.9 /
-      //   narrow 86.3, 12017 x 107x52 92.7 / narrow 89.6, 8192 x 64x128 87.0 / fast_tile 85.9; issue 4's
-      //   batches (same call as below): 8192 x 64x256 95.4 / fast_tile 93.8, 10000 x 128x64 99.7 / 95.3;
+      //   narrow 86.3, 12017 x 107x52 92.7 / narrow 89.6, 8192 x 64x128 87.0 / fast_tile 85.9 (the
+      //   [64,64,128,128] reversal: permute_runs goes first there since the forty-sixth session,
+      //   c128_runs_full_tiles); issue 4's batches (same call as below): 8192 x 64x256 95.4 / fast_tile
+      //   93.8, 10000 x 128x64 99.7 / 95.3;
       //   lost: 32768 x 32x64 77.8 / fast_tile 86.7 (no side over 64: not taken), and every matrix
       //   with a side of 3 to 9 (8-52 against 85-91: sides under 17 keep their kernels).
       // One element is one 16-byte vector, so fast_tile's vectors gain nothing over the classic tile.
