@@ -108,7 +108,8 @@ bool runs_beat_packed(const plan_data& pd) {
 }
 
 // permute_rows for row copies (the fastest dim shared) of long rows, of whole 16-byte rows from
-// 128 bytes, and from 40 bytes of rows that the other kernels can only move in 1- or 2-byte words
+// 128 bytes, and from 128 bytes (40 until the forty-sixth session, below) of rows that the other
+// kernels can only move in 1- or 2-byte words
 // (an odd row length or stride), or in 4-byte words for 1- and 2-byte elements. H200 2026-11-30
 // (docs/performance.md "permute_rows"), % of copy, permute_rows vs what auto ran before
 // (permute_packed or permute_general):
@@ -132,6 +133,13 @@ bool runs_beat_packed(const plan_data& pd) {
 // elements the same rows went both ways (f32 [22974,127,23] 92 B 72.4 vs 65.3, [428,18,58,150]
 // 600 B 85.9 vs 83.6; [10168,5,24,11,5] 220 B 77.9 vs 88.8, [1393,15,13,13,19] 76 B 61.5 vs 67.1),
 // so those stay with packed.
+// Forty-sixth session (H200 2026-12-04, two rounds within 0.5 points, by name, permute_box /
+// permute_rows; scripts/narrow_f64_rows_cases.txt, docs/results/narrow-f64-rows-ab-2026-12-04.json):
+// since raw rows and one block per tile the box wins these rows up to 110 B: f16 [45948,127,23]
+// (46 B) 73.5 / 65.7, [20336,5,24,11,5] (110 B) 78.9 / 71.6, i8 [40672,5,24,11,5] (55 B) 64.9 /
+// 60.6; from 150 B rows still win: i8 [1712,18,58,150] 66.5 / 70.2, f16 [856,18,58,150] (300 B)
+// 77.5 / 77.0 (level). So rows of 1- and 2-byte words (or 4-byte words of 1- and 2-byte elements)
+// go to permute_rows from 128 B, where it was 40 B.
 // Not taken: short rows (i8 5 / 8 / 16 B: 7.9 / 49.4 / 29.7 vs packed 8.1 / 85.9 / 77.6) and rows
 // of 4- or 8-byte words below 2 KiB, where packed's boxes often move wider vectors (f32 [10168,5,
 // 24,11,5] perm 1,2,0,3,4, 220 B: 50.9 vs 90.1; [22974,127,23] 51.0 vs 57.5; but [1393,15,13,13,
@@ -142,7 +150,7 @@ constexpr const char* kRowsReason =
     "(H200 i8 rows of 2-64 KiB: 89-92% of copy vs 12-25%)";
 
 bool rows_beat_boxes(const plan_data& pd) {
-  constexpr std::int64_t kLongRowBytes = 2048, kWholeVectorRowBytes = 128, kNarrowWordRowBytes = 40;
+  constexpr std::int64_t kLongRowBytes = 2048, kWholeVectorRowBytes = 128, kNarrowWordRowBytes = 128;
   if (pd.cls != problem_class::kRowCopy) return false;
   gpu::rows_params rows;
   const char* reason = "";
@@ -187,8 +195,8 @@ constexpr const char* kBoxReason =
 // 56.5, 60.4 -> 69.0, 45.5 -> 52.6, 62.9 -> 66.7, 47.4 -> 50.1; one lost, 56.5 -> 50.9; boxes of
 // 15-16 KiB lost four of six, by up to 16 points) and where permute_rows moves rows of 2-byte words
 // under 2 KiB (41.9 -> 57.4, 50.9 -> 61.0, 51.0 -> 54.9; i8 rows of the kind lost, by 7-8 points).
-// (Since permute_rows' two-piece path, 2026-12-02, rows of 40 B and more are its again and the
-// shorter ones never reach it: rows_beat_boxes.)
+// (Since permute_rows' two-piece path, 2026-12-02, rows of 40 B and more were its again, 128 B and
+// more since the forty-sixth session, and the shorter ones never reach it: rows_beat_boxes.)
 //
 // Eleventh session (H200 2026-11-30, the i8 and f16 suites by name, every box kernel variant, after
 // permute_box's converged store phase; results/byname-{i8,f16}-2026-11-30o*.json), 1- and 2-byte

@@ -222,6 +222,12 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({2048, 16, 2048}, {2, 1, 0}), 8), "tma_tile"},
       // c128 row copies [N, n, R] -> [n, N, R] with n <= 64 and odd rows under 2 KiB: the box ahead of
       // permute_rows (n = 13, R = 19: 92.7 vs 80.4); n = 127, or even rows, keep permute_rows
+      // narrow f64 matrices with input rows of 16-32 from 259 MiB: tiled_skew (2000000 x 17: 96.6 vs
+      // narrow 82.7); 33 lost (78.7 vs narrow 88.9), smaller sizes were not measured
+      {with(pdesc({2000000, 17}, {1, 0}), 8), "tiled_skew"},
+      {with(pdesc({5000000, 24}, {1, 0}), 8), "tiled_skew"},
+      {with(pdesc({1000000, 33}, {1, 0}), 8), "narrow"},
+      {with(pdesc({1000000, 17}, {1, 0}), 8), "narrow"},
       {with(pdesc({1393, 15, 13, 13, 19}, {3, 0, 1, 2, 4}), 16), "permute_box"},
       {with(pdesc({91180, 32, 23}, {1, 0, 2}), 16), "permute_box"},
       {with(pdesc({22974, 127, 23}, {1, 0, 2}), 16), "permute_rows"},
@@ -559,13 +565,15 @@ TEST_F(GpuPlanner, OddFastestDimsGoToPermuteRuns) {
       {{8, 8, 8, 16, 16, 16, 32}, {6, 5, 4, 3, 2, 1, 0}, 16, "permute_runs"},
       {{379, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, 16, "permute_packed"},  // runs 128/128: 90.9 vs 83.8
       {{13, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}, 4, "permute_box"},  // output runs of 9: box beat packed
-      {{683, 11, 25, 21, 17}, {4, 0, 1, 2, 3}, 8, "permute_box"},  // packed's runs are long, but its box is 8 KiB
+      // packed's runs are long, but its box is 8 KiB, so the box went ahead of it; a 3944325 x 17 f64
+      // matrix of 512 MiB, it now takes kNarrowRules' tiled_skew (93.3 vs box 86.4)
+      {{683, 11, 25, 21, 17}, {4, 0, 1, 2, 3}, 8, "tiled_skew"},
       {{64, 64, 128, 128}, {0, 2, 3, 1}, 4, "permute_packed"},                      // vectors both ways
   });
 }
 
 // permute_rows takes row copies of long rows, of whole 16-byte rows from 128 bytes and of rows only
-// 1- or 2-byte words fit (or 4-byte words, for 1- and 2-byte elements) from 40 bytes (planner.cpp,
+// 1- or 2-byte words fit (or 4-byte words, for 1- and 2-byte elements) from 128 bytes (planner.cpp,
 // rows_beat_boxes); short rows and rows of 4- or 8-byte elements' words below 2 KiB stay with the
 // box kernels.
 TEST_F(GpuPlanner, RowCopiesGoToPermuteRowsWhereItWon) {
@@ -573,10 +581,11 @@ TEST_F(GpuPlanner, RowCopiesGoToPermuteRowsWhereItWon) {
       {{596, 7, 19, 23, 21, 7}, {1, 0, 2, 3, 4, 5}, 1, "permute_rows"},     // rows of 64,239 B
       {{2404, 53, 54, 39}, {1, 0, 2, 3}, 4, "permute_rows"},                // 8,424 B
       {{16, 32, 1024, 128}, {0, 2, 1, 3}, 4, "permute_rows"},               // 512 B, whole vectors
-      {{91896, 127, 23}, {1, 0, 2}, 1, "permute_box"},                      // 23 B of bytes: under 40
-      {{40672, 5, 24, 11, 5}, {1, 2, 0, 3, 4}, 1, "permute_rows"},          // 55 B of bytes
+      {{91896, 127, 23}, {1, 0, 2}, 1, "permute_box"},                      // 23 B of bytes: under 128
+      {{40672, 5, 24, 11, 5}, {1, 2, 0, 3, 4}, 1, "permute_box"},           // 55 B of bytes: box 64.9 vs 60.6
       {{1712, 18, 58, 150}, {2, 0, 1, 3}, 1, "permute_rows"},               // 150 B of 2-byte words
-      {{45948, 127, 23}, {1, 0, 2}, 2, "permute_rows"},                     // f16, 46 B: the box no longer first
+      {{45948, 127, 23}, {1, 0, 2}, 2, "permute_box"},                      // f16, 46 B: box 73.5 vs 65.7
+      {{20336, 5, 24, 11, 5}, {1, 2, 0, 3, 4}, 2, "permute_box"},           // f16, 110 B: box 78.9 vs 71.6
       {{2786, 15, 13, 13, 19}, {3, 0, 1, 2, 4}, 2, "permute_box"},          // f16, 38 B
       {{856, 18, 58, 150}, {2, 0, 1, 3}, 2, "permute_rows"},                // f16, 300 B of 4-byte words
       {{22974, 127, 23}, {1, 0, 2}, 4, "permute_box"},                      // f32, 92 B: not for 4-byte elements
