@@ -149,8 +149,12 @@ constexpr const char* kRowsReason =
     "row copy of long, whole-vector or odd rows: aligned 16-byte vectors both ways, rows realigned in registers "
     "(H200 i8 rows of 2-64 KiB: 89-92% of copy vs 12-25%)";
 
+// Rows this long go to permute_rows whatever their words (rows_beat_boxes); c128_box_beats_rows
+// stays below them.
+constexpr std::int64_t kRowsLongRowBytes = 2048;
+
 bool rows_beat_boxes(const plan_data& pd) {
-  constexpr std::int64_t kLongRowBytes = 2048, kWholeVectorRowBytes = 128, kNarrowWordRowBytes = 128;
+  constexpr std::int64_t kWholeVectorRowBytes = 128, kNarrowWordRowBytes = 128;
   if (pd.cls != problem_class::kRowCopy) return false;
   gpu::rows_params rows;
   const char* reason = "";
@@ -158,7 +162,7 @@ bool rows_beat_boxes(const plan_data& pd) {
   const std::int64_t w = rows.row_bytes;
   const int word = gpu::rows_word_bytes(pd.prob);
   const bool narrow_words = word <= 2 || (word == 4 && pd.prob.elem_bytes <= 2);
-  return w >= kLongRowBytes || (word == 16 && w >= kWholeVectorRowBytes) || (narrow_words && w >= kNarrowWordRowBytes);
+  return w >= kRowsLongRowBytes || (word == 16 && w >= kWholeVectorRowBytes) || (narrow_words && w >= kNarrowWordRowBytes);
 }
 
 // permute_box ahead of the kernel auto would otherwise run, for 1- and 2-byte elements, where that
@@ -491,11 +495,11 @@ bool c128_box_beats_tma(const plan_data& pd) {
 // perm 1,2,0,3,4, n = 120 and R = 55, 88.9 vs 90.1), even rows (R = 32: n = 13 level at 95.3, n = 32
 // 88.5 vs 95.5; R = 150, n = 13: 86.7 vs 91.3).
 bool c128_box_beats_rows(const plan_data& pd) {
-  constexpr std::int64_t kMaxPlanes = 64, kLongRowBytes = 2048;
+  constexpr std::int64_t kMaxPlanes = 64;
   const problem& p = pd.prob;
   if (pd.cls != problem_class::kRowCopy || p.rank != 3) return false;
   const std::int64_t r = p.dims[2].extent;
-  return p.dims[0].in_stride == r && p.dims[0].extent <= kMaxPlanes && r % 2 == 1 && r * p.elem_bytes < kLongRowBytes;
+  return p.dims[0].in_stride == r && p.dims[0].extent <= kMaxPlanes && r % 2 == 1 && r * p.elem_bytes < kRowsLongRowBytes;
 }
 
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
