@@ -134,6 +134,7 @@ bool box_from(const problem& pr, const std::vector<int>& t, box_params* out, boo
     p.out_stride[k] = pr.dims[k].out_stride;
     p.ntiles[k] = (p.ext[k] + p.t[k] - 1) / p.t[k];
     p.ntiles_div[k] = fast_div(static_cast<std::uint32_t>(p.ntiles[k]));
+    p.t_div[k] = fast_div(static_cast<std::uint32_t>(p.t[k]));
     p.tiles *= p.ntiles[k];
     volume *= t[k];
     max_in += (t[k] - 1) * p.in_stride[k];

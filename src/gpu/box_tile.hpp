@@ -107,6 +107,10 @@ struct box_params {
   std::int64_t in_stride[kMaxRank] = {}, out_stride[kMaxRank] = {};
   int ext[kMaxRank] = {}, t[kMaxRank] = {}, ntiles[kMaxRank] = {};
   fast_div ntiles_div[kMaxRank];
+  // The tile extents' divisors: the run tables every block builds before its first tile
+  // (box_run_of, box_gtab_of) split an index over the box dims with them, a multiply and a shift
+  // per dim where `%` and `/` cost an integer division each.
+  fast_div t_div[kMaxRank];
   std::int64_t tiles = 1;
   int one_shot = 0;  // 1: one block per tile; 0: a persistent grid (box_plan, kBoxOneShotBytesPerEntry)
   int cut_a = kPackedNoDim, cut_b = kPackedNoDim;  // cut dims (see above); packed_origin_of reads them
@@ -169,6 +173,31 @@ XPOSE_HD inline int box_phys(const box_params& p, int L) { return box_phys_mode(
 // each reading the entries of its own 16-byte output chunk, fall in different banks.
 XPOSE_HD inline int box_gtab_index(const box_params& p, int j) { return j + (j >> p.gtab_shift); }
 
+// The gtab entries of the V = 16 / s consecutive output elements b .. b + V - 1 of a run (b >= 0): entry
+// b + i is g[i] before the pad word that follows every V entries (box_gtab_index), g[i + 1] from brk
+// on. A chunk's gather reads its entries at constant offsets from one pointer and a compare per
+// element, where box_gtab_index(b + i) costs a shift, an add and a scale each (the non-wide gather
+// runs two shared loads per element, an entry and the element itself).
+template <int V>
+struct box_gtab_span {
+  const std::int32_t *lo, *hi;  // hi = lo + 1
+  int brk;
+  XPOSE_HD std::int32_t operator[](int i) const { return (i >= brk ? hi : lo)[i]; }
+};
+template <int V>
+XPOSE_HD inline box_gtab_span<V> box_gtab_span_of(const box_params& p, const std::int32_t* gtab, int b) {
+  static_assert(V == 1 || V == 2 || V == 4 || V == 8 || V == 16, "V = 16 / s elements per chunk");
+  const std::int32_t* lo = gtab + box_gtab_index(p, b);
+#if defined(__CUDA_ARCH__)
+  // Held as one shared address: at the byte kernels' 48 registers nvcc otherwise re-derives each
+  // element's entry address from the table offsets (eight instructions an element, not two).
+  auto a = static_cast<std::uint32_t>(__cvta_generic_to_shared(lo));
+  asm volatile("" : "+r"(a));
+  lo = static_cast<const std::int32_t*>(__cvta_shared_to_generic(a));
+#endif
+  return {lo, lo + 1, V - (b & (V - 1))};
+}
+
 // The wide gather (p.wide): the linear bytes of elements b0 .. b0 + v - 1 (b0 >= 0) of the output
 // run at `base` are pre + i * p1 for i < w and post + i * p1 after, w the elements before the fastest
 // dim wraps, pre = base + gtab(b0), post = base + gtab(b0 + w) - w * p1 (pre when w >= v).
@@ -198,8 +227,9 @@ XPOSE_HD inline box_run box_run_of(const box_params& p, bool in_side, int idx) {
   const int* order = in_side ? p.in_order : p.out_order;
   for (int i = in_side ? p.in_run_dims : p.out_run_dims; i < p.n_box; ++i) {
     const int d = order[i];
-    const int c = idx % p.t[d];
-    idx /= p.t[d];
+    const int q = static_cast<int>(p.t_div[d].div(static_cast<std::uint32_t>(idx)));
+    const int c = idx - q * p.t[d];
+    idx = q;
     r.off += static_cast<std::int32_t>(c * (in_side ? p.in_stride[d] : p.out_stride[d]));
     r.base += c * p.spitch[d];
     if (d == p.cut_a) r.cut |= static_cast<std::uint32_t>(c);
@@ -213,8 +243,9 @@ XPOSE_HD inline std::int32_t box_gtab_of(const box_params& p, int j) {
   std::int32_t L = 0;
   for (int i = 0; i < p.out_run_dims; ++i) {
     const int d = p.out_order[i];
-    L += (j % p.t[d]) * p.spitch[d];
-    j /= p.t[d];
+    const int q = static_cast<int>(p.t_div[d].div(static_cast<std::uint32_t>(j)));
+    L += (j - q * p.t[d]) * p.spitch[d];
+    j = q;
   }
   return L;
 }

@@ -31,6 +31,17 @@ long whole_chunk_items = 0, converged_items = 0;
 // The same for the element gather's store.
 long element_whole_items = 0, element_converged_items = 0;
 
+// Entry b0 + i of gtab as the kernel's chunk gather reads it (box_gtab_span, V = 16 / s).
+std::int32_t span_entry(const box_params& p, const std::vector<std::int32_t>& gtab, int s, int b0, int i) {
+  switch (16 / s) {
+    case 16: return box_gtab_span_of<16>(p, gtab.data(), b0)[i];
+    case 8: return box_gtab_span_of<8>(p, gtab.data(), b0)[i];
+    case 4: return box_gtab_span_of<4>(p, gtab.data(), b0)[i];
+    case 2: return box_gtab_span_of<2>(p, gtab.data(), b0)[i];
+    default: return box_gtab_span_of<1>(p, gtab.data(), b0)[i];
+  }
+}
+
 // in_mis / out_mis: misalignment of the pointers, in elements past a 16-byte boundary.
 std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mis_e, int out_mis_e,
                     std::uint64_t seed) {
@@ -187,8 +198,9 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
               if (vector) return "a vector reads outside its run";
               continue;
             }
-            const int lin = vector && p.wide ? (i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch
-                                             : base + gtab[box_gtab_index(p, b)];
+            const int lin = !vector ? base + gtab[box_gtab_index(p, b)]
+                            : p.wide  ? (i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch
+                                      : base + span_entry(p, gtab, s, b0, i);
             if (lin != base + box_gtab_of(p, b)) return "the word gather's address differs from the table's";
             if (const std::string e = word_loads(lin); !e.empty()) return e;
             for (int m = 0; m < g.members; ++m) {
@@ -219,7 +231,9 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
           const int k = len < V ? std::min(i, len - 1) : i;
           const int b = from + k;
           if (b < 0 || b >= len) return "a gather reads outside its run";
-          const int lin = p.wide ? (k < gw.w ? gw.pre : gw.post) + k * p.out_fast_pitch : base + gtab[box_gtab_index(p, b)];
+          const int lin = p.wide   ? (k < gw.w ? gw.pre : gw.post) + k * p.out_fast_pitch
+                          : len < V ? base + gtab[box_gtab_index(p, b)]
+                                    : base + span_entry(p, gtab, s, from, i);
           if (lin != base + box_gtab_of(p, b)) return "the word gather's address differs from the table's";
           if (const std::string e = word_loads(lin); !e.empty()) return e;
           word_at[i] = lin;
@@ -274,7 +288,9 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
           const int k = len < V ? std::min(i, len - 1) : i;
           const int b = from + k;
           if (b < 0 || b >= len) return "a gather reads outside its run";
-          const int lin = p.wide ? (k < gw.w ? gw.pre : gw.post) + k * p.out_fast_pitch : base + gtab[box_gtab_index(p, b)];
+          const int lin = p.wide   ? (k < gw.w ? gw.pre : gw.post) + k * p.out_fast_pitch
+                          : len < V ? base + gtab[box_gtab_index(p, b)]
+                                    : base + span_entry(p, gtab, s, from, i);
           if (lin != base + box_gtab_of(p, b)) return "the gather's address differs from the table's";
           const int at = box_phys(p, lin);
           if (at % s || at < 0 || at + s > p.tile_bytes) return "a shared read outside the tile or unaligned";
@@ -301,8 +317,9 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
           if (vector) return "a vector reads outside its run";
           continue;
         }
-        const int lin = vector && p.wide ? (i < g.w ? g.pre : g.post) + i * p.out_fast_pitch
-                                         : base + gtab[box_gtab_index(p, b)];
+        const int lin = !vector ? base + gtab[box_gtab_index(p, b)]
+                        : p.wide  ? (i < g.w ? g.pre : g.post) + i * p.out_fast_pitch
+                                  : base + span_entry(p, gtab, s, b0, i);
         if (lin != base + box_gtab_of(p, b)) return "the gather's address differs from the table's";
         const int at = box_phys(p, lin);
         if (at % s || at < 0 || at + s > p.tile_bytes) return "a shared read outside the tile or unaligned";

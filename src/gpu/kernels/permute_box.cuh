@@ -171,6 +171,10 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
           const box_wide gw = box_wide_of(p, gtab, base, from, kClamp ? len : V);
 #pragma unroll
           for (int i = 0; i < V; ++i) w[i] = word_at((at(i) < gw.w ? gw.pre : gw.post) + at(i) * p.out_fast_pitch);
+        } else if constexpr (!kClamp) {
+          const box_gtab_span<V> gs = box_gtab_span_of<V>(p, gtab, from);
+#pragma unroll
+          for (int i = 0; i < V; ++i) w[i] = word_at(base + gs[i]);
         } else {
 #pragma unroll
           for (int i = 0; i < V; ++i) w[i] = word_at(base + gtab[box_gtab_index(p, from + at(i))]);
@@ -203,8 +207,9 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
 #pragma unroll
           for (int i = 0; i < V; ++i) w[i] = word_at((i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch);
         } else {
+          const box_gtab_span<V> gs = box_gtab_span_of<V>(p, gtab, b0);
 #pragma unroll
-          for (int i = 0; i < V; ++i) w[i] = word_at(base + gtab[box_gtab_index(p, b0 + i)]);
+          for (int i = 0; i < V; ++i) w[i] = word_at(base + gs[i]);
         }
         uint4 r[G];
         box_words_to_runs<S>(w, r);
@@ -386,6 +391,10 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
                 e[i] = *reinterpret_cast<const T*>(
                     tile + box_phys_as<Mode>((at(i) < g.w ? g.pre : g.post) + at(i) * p.out_fast_pitch));
             }
+          } else if constexpr (!kClamp) {
+            const box_gtab_span<V> gs = box_gtab_span_of<V>(p, gtab, from);
+#pragma unroll
+            for (int i = 0; i < V; ++i) e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gs[i]));
           } else {
 #pragma unroll
             for (int i = 0; i < V; ++i)
@@ -419,9 +428,9 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
                     tile + box_phys_as<Mode>((i < g.w ? g.pre : g.post) + i * p.out_fast_pitch));
             }
           } else {
+            const box_gtab_span<V> gs = box_gtab_span_of<V>(p, gtab, b0);
 #pragma unroll
-            for (int i = 0; i < V; ++i)
-              e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, b0 + i)]));
+            for (int i = 0; i < V; ++i) e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gs[i]));
           }
           uint4 w;
           memcpy(&w, e, sizeof w);
