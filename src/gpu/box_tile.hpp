@@ -109,7 +109,9 @@ struct box_params {
   fast_div ntiles_div[kMaxRank];
   // The tile extents' divisors: the run tables every block builds before its first tile
   // (box_run_of, box_gtab_of) split an index over the box dims with them, a multiply and a shift
-  // per dim where `%` and `/` cost an integer division each.
+  // per dim where `%` and `/` cost an integer division each. H200, 2026-12-04, permute_box by name
+  // on 42 boxes (scripts/box_tables_cases.txt): mean +0.5 points, i8 [1472,6,22,6,10,23] 44.8 ->
+  // 47.4, f16 [22,13,14,4,18,20,23] 66.5 -> 70.1; none down by more than 1.3.
   fast_div t_div[kMaxRank];
   std::int64_t tiles = 1;
   int one_shot = 0;  // 1: one block per tile; 0: a persistent grid (box_plan, kBoxOneShotBytesPerEntry)
@@ -174,10 +176,13 @@ XPOSE_HD inline int box_phys(const box_params& p, int L) { return box_phys_mode(
 XPOSE_HD inline int box_gtab_index(const box_params& p, int j) { return j + (j >> p.gtab_shift); }
 
 // The gtab entries of the V = 16 / s consecutive output elements b .. b + V - 1 of a run (b >= 0): entry
-// b + i is g[i] before the pad word that follows every V entries (box_gtab_index), g[i + 1] from brk
-// on. A chunk's gather reads its entries at constant offsets from one pointer and a compare per
-// element, where box_gtab_index(b + i) costs a shift, an add and a scale each (the non-wide gather
-// runs two shared loads per element, an entry and the element itself).
+// b + i is lo[i] before the pad word that follows every V entries (box_gtab_index), hi[i] from brk
+// on. A chunk's gather (the non-wide one: two shared loads per element, its entry and the element)
+// reads its entries at constant offsets from one address, with a compare and a select per element.
+// SASS of the byte kernel's non-wide converged chunk (16 elements): 174 instructions with
+// box_gtab_index(b + i) per element, 104 with this; H200, 2026-12-04, auto on the 28 lowest i8 / f16
+// suite cases, with the tile-extent divisors: mean +1.4 points, f16 [22,13,14,4,18,20,23] 66.4 ->
+// 74.8, i8 [1472,6,22,6,10,23] 44.8 -> 50.6 (docs/performance.md, forty-seventh session).
 template <int V>
 struct box_gtab_span {
   const std::int32_t *lo, *hi;  // hi = lo + 1
@@ -189,8 +194,9 @@ XPOSE_HD inline box_gtab_span<V> box_gtab_span_of(const box_params& p, const std
   static_assert(V == 1 || V == 2 || V == 4 || V == 8 || V == 16, "V = 16 / s elements per chunk");
   const std::int32_t* lo = gtab + box_gtab_index(p, b);
 #if defined(__CUDA_ARCH__)
-  // Held as one shared address: at the byte kernels' 48 registers nvcc otherwise re-derives each
-  // element's entry address from the table offsets (eight instructions an element, not two).
+  // Held as one opaque shared address: at the byte kernels' 48 registers nvcc otherwise re-derives
+  // each element's entry address from the table offsets (the chunk above took 194 instructions in
+  // a build without this, more than box_gtab_index's 174).
   auto a = static_cast<std::uint32_t>(__cvta_generic_to_shared(lo));
   asm volatile("" : "+r"(a));
   lo = static_cast<const std::int32_t*>(__cvta_shared_to_generic(a));
