@@ -3,7 +3,10 @@
 # `xpose bench --extents E --perm P --dtype T --variants VARIANTS` for each "E P T" line of CASES (a
 # file), with each binary of BINS (names in BIN, default .devbin), ROUNDS rounds (default 2), --reps
 # REPS (default 10). Rows to $OUT/ab.json with "build" (NAME.cN: the binary, N the case's number)
-# and "round" added, table rows to $OUT/ab.log.
+# and "round" added, table rows to $OUT/ab.log. ab.json is rewritten after every round, so a call cut
+# off by its time limit still brings back the finished rounds (one JSON per run would be too many
+# files to bring back). Budget about 3.2 s per case, binary and variant on the H200 (2026-12-04:
+# 155 runs of --reps 10 in 490 s).
 # TESTS=1 first runs device_alltests (the whole test_gpu in BIN, then memcheck on MEMCHECK),
 # $OUT/tests-all.log.
 #   TESTS=1 MEMCHECK='GpuRandom.RowCopies' BINS="xpose_main xpose" VARIANTS=auto,permute_rows \
@@ -15,7 +18,8 @@ if [ "${TESTS:-0}" = 1 ]; then
   wait
   cat "$OUT/tests-all.log"
 fi
-mkdir -p "$OUT/ab"
+AB=$(mktemp -d)  # per-run JSON outside $OUT: a call brings back only so many files
+mkdir -p "$AB"
 for round in $(seq "${ROUNDS:-2}"); do
   for x in ${BINS:?set BINS, the binaries to compare}; do
     i=0
@@ -23,10 +27,11 @@ for round in $(seq "${ROUNDS:-2}"); do
       [ -z "$e" ] || [ "${e:0:1}" = "#" ] && continue
       i=$((i + 1))
       timeout 120 "$B/$x" bench --variants "${VARIANTS:-auto}" --extents "$e" --perm "$p" --dtype "$t" \
-        --reps "${REPS:-10}" --warmup 2 --json "$OUT/ab/$x.c$i-$round.json" 2> /dev/null | grep -E '^\| [a-z]' |
+        --reps "${REPS:-10}" --warmup 2 --json "$AB/$x.c$i-$round.json" 2> /dev/null | grep -E '^\| [a-z]' |
         grep -v '^| variant' | sed "s/^/$x $round /" >> "$OUT/ab.log"
     done < "${CASES:?set CASES, a file of 'extents perm dtype' lines}"
   done
+  device_merge_json "$AB" "$OUT/ab.json" build keep
 done
-device_merge_json "$OUT/ab" "$OUT/ab.json" build
+rm -rf "$AB"
 echo "ab done after ${SECONDS}s" >> "$OUT/ab.log"

@@ -50,7 +50,8 @@ device_ncu_skew() {
 }
 
 # Merges the `xpose bench --json` files NAME-ROUND.json of folder $1 into $2, every row with NAME
-# under key $3 and ROUND under "round", then removes the folder (device_ab_bins.sh, device_small.sh).
+# under key $3 and ROUND under "round", then removes the folder unless $4 is "keep"
+# (device_ab_bins.sh, device_small.sh; device_ab_cases.sh merges after every round).
 device_merge_json() {
   python3 - "$1" "$2" "$3" << 'PY'
 import json, pathlib, sys
@@ -62,5 +63,5 @@ for f in sorted(src.glob("*.json")):
         rows.append(dict(r, **{key: name, "round": int(rnd)}))
 json.dump({"results": rows}, open(dst, "w"), indent=1)
 PY
-  rm -rf "$1"
+  [ "${4:-}" = keep ] || rm -rf "$1"
 }
