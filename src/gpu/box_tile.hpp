@@ -183,14 +183,13 @@ XPOSE_HD inline int box_gtab_index(const box_params& p, int j) { return j + (j >
 // box_gtab_index(b + i) per element, 104 with this; H200, 2026-12-04, auto on the 28 lowest i8 / f16
 // suite cases, with the tile-extent divisors: mean +1.4 points, f16 [22,13,14,4,18,20,23] 66.4 ->
 // 74.8, i8 [1472,6,22,6,10,23] 44.8 -> 50.6 (docs/performance.md, forty-seventh session).
-template <int V>
 struct box_gtab_span {
   const std::int32_t *lo, *hi;  // hi = lo + 1
   int brk;
   XPOSE_HD std::int32_t operator[](int i) const { return (i >= brk ? hi : lo)[i]; }
 };
 template <int V>
-XPOSE_HD inline box_gtab_span<V> box_gtab_span_of(const box_params& p, const std::int32_t* gtab, int b) {
+XPOSE_HD inline box_gtab_span box_gtab_span_of(const box_params& p, const std::int32_t* gtab, int b) {
   static_assert(V == 1 || V == 2 || V == 4 || V == 8 || V == 16, "V = 16 / s elements per chunk");
   const std::int32_t* lo = gtab + box_gtab_index(p, b);
 #if defined(__CUDA_ARCH__)

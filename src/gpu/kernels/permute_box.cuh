@@ -172,7 +172,7 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
 #pragma unroll
           for (int i = 0; i < V; ++i) w[i] = word_at((at(i) < gw.w ? gw.pre : gw.post) + at(i) * p.out_fast_pitch);
         } else if constexpr (!kClamp) {
-          const box_gtab_span<V> gs = box_gtab_span_of<V>(p, gtab, from);
+          const box_gtab_span gs = box_gtab_span_of<V>(p, gtab, from);
 #pragma unroll
           for (int i = 0; i < V; ++i) w[i] = word_at(base + gs[i]);
         } else {
@@ -207,7 +207,7 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
 #pragma unroll
           for (int i = 0; i < V; ++i) w[i] = word_at((i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch);
         } else {
-          const box_gtab_span<V> gs = box_gtab_span_of<V>(p, gtab, b0);
+          const box_gtab_span gs = box_gtab_span_of<V>(p, gtab, b0);
 #pragma unroll
           for (int i = 0; i < V; ++i) w[i] = word_at(base + gs[i]);
         }
@@ -392,7 +392,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
                     tile + box_phys_as<Mode>((at(i) < g.w ? g.pre : g.post) + at(i) * p.out_fast_pitch));
             }
           } else if constexpr (!kClamp) {
-            const box_gtab_span<V> gs = box_gtab_span_of<V>(p, gtab, from);
+            const box_gtab_span gs = box_gtab_span_of<V>(p, gtab, from);
 #pragma unroll
             for (int i = 0; i < V; ++i) e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gs[i]));
           } else {
@@ -428,7 +428,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
                     tile + box_phys_as<Mode>((i < g.w ? g.pre : g.post) + i * p.out_fast_pitch));
             }
           } else {
-            const box_gtab_span<V> gs = box_gtab_span_of<V>(p, gtab, b0);
+            const box_gtab_span gs = box_gtab_span_of<V>(p, gtab, b0);
 #pragma unroll
             for (int i = 0; i < V; ++i) e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gs[i]));
           }
