@@ -19,7 +19,6 @@ if [ "${TESTS:-0}" = 1 ]; then
   cat "$OUT/tests-all.log"
 fi
 AB=$(mktemp -d)  # per-run JSON outside $OUT: a call brings back only so many files
-mkdir -p "$AB"
 for round in $(seq "${ROUNDS:-2}"); do
   for x in ${BINS:?set BINS, the binaries to compare}; do
     i=0
