@@ -202,6 +202,7 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
                             : p.wide  ? (i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch
                                       : base + span_entry(p, gtab, s, b0, i);
             if (lin != base + box_gtab_of(p, b)) return "the word gather's address differs from the table's";
+            if ((lin - base) & 3) return "a word's byte phase is not its group's (box_store_words takes it per chunk)";
             if (const std::string e = word_loads(lin); !e.empty()) return e;
             for (int m = 0; m < g.members; ++m) {
               const int r = g.run0 + m * p.wg_lo;
@@ -235,6 +236,7 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
                           : len < V ? base + gtab[box_gtab_index(p, b)]
                                     : base + span_entry(p, gtab, s, from, i);
           if (lin != base + box_gtab_of(p, b)) return "the word gather's address differs from the table's";
+          if ((lin - base) & 3) return "a word's byte phase is not its group's (box_store_words takes it per chunk)";
           if (const std::string e = word_loads(lin); !e.empty()) return e;
           word_at[i] = lin;
         }

@@ -118,8 +118,12 @@ __device__ __forceinline__ void box_words_to_runs(const std::uint32_t (&w)[16 / 
 // which one a launch takes): Converged, every chunk gathered by one path; else whole chunks by the
 // vector path and the few head and tail chunks of edge tiles by an element path of their own.
 // Shift (p.words_shift, raw rows): the group's bytes start at any byte phase f of a shared word,
-// the same for all V of a chunk; each word is two aligned loads (the second only where f > 0) and a
-// funnel. sh: the raw tile's shift (box_tile.hpp), 0 for realigned rows.
+// the same for all V of a chunk (every pitch of an output run's dims is whole words, so each word
+// sits at base + a multiple of 4: f = base & 3); each word is two aligned loads (the second only
+// where f > 0) and a funnel. f is taken once per chunk and the gather walks aligned addresses: with
+// f and the aligned address derived per word (lin & 3, lin & ~3) the shifted granule-swizzled
+// chunk cost 262-321 SASS instructions for 64 bytes, against 165-225 unshifted (forty-seventh
+// session). sh: the raw tile's shift (box_tile.hpp), 0 for realigned rows.
 template <class T, int Mode, bool Converged, bool Shift>
 __device__ __forceinline__ void box_store_words(const box_params& p, const unsigned char* tile, const std::int32_t* gtab,
                                                 const std::int32_t* out_off, const std::uint32_t* out_cut,
@@ -127,13 +131,13 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
                                                 unsigned char* outb, std::int64_t tout, int out_mis, int out_run_bytes,
                                                 int sh) {
   constexpr int S = sizeof(T), V = 16 / S, G = 4 / S;
-  // The word of the group's G runs at linear byte `lin` (f = lin & 3 under Shift, else 0).
-  auto word_at = [&](int lin) -> std::uint32_t {
+  // The word of the group's G runs whose bytes start f bytes past the aligned linear byte `a` (f is
+  // 0 unless Shift).
+  auto word_at = [&](int a, int f) -> std::uint32_t {
+    const std::uint32_t lo = *reinterpret_cast<const std::uint32_t*>(tile + box_phys_as<Mode>(a));
     if constexpr (!Shift) {
-      return *reinterpret_cast<const std::uint32_t*>(tile + box_phys_as<Mode>(lin));
+      return lo;
     } else {
-      const int a = lin & ~3, f = lin & 3;
-      const std::uint32_t lo = *reinterpret_cast<const std::uint32_t*>(tile + box_phys_as<Mode>(a));
       const std::uint32_t hi = f ? *reinterpret_cast<const std::uint32_t*>(tile + box_phys_as<Mode>(a + 4)) : lo;
       return __funnelshift_r(lo, hi, 8 * f);
     }
@@ -153,7 +157,10 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
     const std::int64_t rs0 = tout + static_cast<std::int64_t>(out_off[g.run0]) * S;
     const int first = 16 * j - static_cast<int>((out_mis + rs0) & 15);
     if (first >= out_run_bytes) continue;
-    const int base = out_base[g.run0] + sh;
+    // The chunk's byte phase f (Shift only) and its words' aligned base: every address below is
+    // base plus whole words (gtab entries, out_fast_pitch), so each is aligned and keeps f.
+    const int f = Shift ? (out_base[g.run0] + sh) & 3 : 0;
+    const int base = out_base[g.run0] + sh - f;
     if constexpr (Converged) {
       // Every chunk gathers V words from `from` by the same code, head and tail chunks too (as the
       // element gather, "Converged" above; indices clamped only in runs shorter than a chunk,
@@ -170,14 +177,14 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
         if (p.wide) {
           const box_wide gw = box_wide_of(p, gtab, base, from, kClamp ? len : V);
 #pragma unroll
-          for (int i = 0; i < V; ++i) w[i] = word_at((at(i) < gw.w ? gw.pre : gw.post) + at(i) * p.out_fast_pitch);
+          for (int i = 0; i < V; ++i) w[i] = word_at((at(i) < gw.w ? gw.pre : gw.post) + at(i) * p.out_fast_pitch, f);
         } else if constexpr (!kClamp) {
           const box_gtab_span gs = box_gtab_span_of<V>(p, gtab, from);
 #pragma unroll
-          for (int i = 0; i < V; ++i) w[i] = word_at(base + gs[i]);
+          for (int i = 0; i < V; ++i) w[i] = word_at(base + gs[i], f);
         } else {
 #pragma unroll
-          for (int i = 0; i < V; ++i) w[i] = word_at(base + gtab[box_gtab_index(p, from + at(i))]);
+          for (int i = 0; i < V; ++i) w[i] = word_at(base + gtab[box_gtab_index(p, from + at(i))], f);
         }
       };
       if (len >= V) gather(std::false_type{});  // uniform in the block
@@ -205,11 +212,11 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
         if (p.wide) {
           const box_wide gw = box_wide_of(p, gtab, base, b0, V);
 #pragma unroll
-          for (int i = 0; i < V; ++i) w[i] = word_at((i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch);
+          for (int i = 0; i < V; ++i) w[i] = word_at((i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch, f);
         } else {
           const box_gtab_span gs = box_gtab_span_of<V>(p, gtab, b0);
 #pragma unroll
-          for (int i = 0; i < V; ++i) w[i] = word_at(base + gs[i]);
+          for (int i = 0; i < V; ++i) w[i] = word_at(base + gs[i], f);
         }
         uint4 r[G];
         box_words_to_runs<S>(w, r);
@@ -221,7 +228,7 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
         for (int i = 0; i < V; ++i) {
           const int b = b0 + i;
           if (b < 0 || b * S >= out_run_bytes) continue;
-          const std::uint32_t wd = word_at(base + gtab[box_gtab_index(p, b)]);
+          const std::uint32_t wd = word_at(base + gtab[box_gtab_index(p, b)], f);
 #pragma unroll
           for (int t = 0; t < G; ++t)
             if (unsigned char* d = dst(t)) reinterpret_cast<T*>(d)[i] = static_cast<T>(wd >> (8 * S * t));
