@@ -486,7 +486,7 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
       total += model::count_wavefronts_total(model::smem_op::kStore, p.vec_rows ? 16 : 4, lanes);
     }
   // Store phase: lane u gathers output chunk j of run o, its V elements one load each, after the
-  // table loads (one per element, or two per chunk when wide); with the word gather, chunk j of
+  // table loads (one word per two elements, or two per chunk when wide); with the word gather, chunk j of
   // group g's runs, V words. The output runs' misalignments are those of tile 0 for a 16-byte
   // aligned output.
   const int s = elem_bytes, V = 16 / s, width = p.words ? 4 : s;
@@ -519,7 +519,7 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
       total += model::count_wavefronts_total(model::smem_op::kLoad, 4, lanes);
     }
     for (int i = 0; i < V; ++i) {
-      if (!p.wide) {
+      if (!p.wide && i % 2 == 0) {  // a table word per two elements (box_gtab_word)
         for (int l = 0; l < model::kWarpSize; ++l) fill(l, elem_ok(l, i), elem_ok(l, i) ? gtab_byte(b0[l] + i) : 0, 4);
         total += model::count_wavefronts_total(model::smem_op::kLoad, 4, lanes);
       }

@@ -175,30 +175,53 @@ XPOSE_HD inline int box_phys(const box_params& p, int L) { return box_phys_mode(
 // each reading the entries of its own 16-byte output chunk, fall in different banks.
 XPOSE_HD inline int box_gtab_index(const box_params& p, int j) { return j + (j >> p.gtab_shift); }
 
-// The gtab entries of the V = 16 / s consecutive output elements b .. b + V - 1 of a run (b >= 0): entry
-// b + i is lo[i] before the pad word that follows every V entries (box_gtab_index), hi[i] from brk
-// on. A chunk's gather (the non-wide one: two shared loads per element, its entry and the element)
-// reads its entries at constant offsets from one address, with a compare and a select per element.
-// SASS of the byte kernel's non-wide converged chunk (16 elements): 174 instructions with
-// box_gtab_index(b + i) per element, 104 with this; H200, 2026-12-04, auto on the 28 lowest i8 / f16
-// suite cases, with the tile-extent divisors: mean +1.4 points, f16 [22,13,14,4,18,20,23] 66.4 ->
-// 74.8, i8 [1472,6,22,6,10,23] 44.8 -> 50.6 (docs/performance.md, forty-seventh session).
+// gtab's word for entry j holds two entries: L(j) (box_gtab_of) in its low 16 bits and L(j + 1) in
+// its high 16 bits (0 past the run), so a chunk's gather loads V / 2 table words for its V elements
+// instead of V. Every linear byte of a tile is below kBoxMaxSmem, so an entry fits in 16 bits.
+// Why: in the byte kernels' element gather (two shared loads per byte, the entry and the byte) the
+// shared pipe was the limit: H200, Nsight Compute, 2026-12-04, i8 [24,7,19,17,3,14,21,5] perm
+// 7,6,0,4,3,2,5,1 at 50% of copy: L1 / shared throughput 83% of peak, the busiest unit; 47.8 M shared
+// wavefronts (0.79 per SM cycle), 17.2 M of them table loads; short scoreboard the first stall
+// (docs/performance.md, forty-eighth session).
+static_assert(kBoxMaxSmem <= 65536, "gtab entries are 16-bit");
+XPOSE_HD inline std::uint32_t box_gtab_word(std::int32_t entry, std::int32_t next) {
+  return static_cast<std::uint32_t>(entry) | static_cast<std::uint32_t>(next) << 16;
+}
+// Entry j alone (the low half of its word).
+XPOSE_HD inline std::int32_t box_gtab_at(const box_params& p, const std::uint32_t* gtab, int j) {
+  return static_cast<std::int32_t>(gtab[box_gtab_index(p, j)] & 0xffffu);
+}
+
+// The gtab entries of the V = 16 / s consecutive output elements b .. b + V - 1 of a run (b >= 0): the
+// word of entry b + i is lo[i] before the pad word that follows every V entries (box_gtab_index),
+// hi[i] from brk on; entries b + 2m and b + 2m + 1 are the halves of word 2m (pair). A chunk's gather
+// (the non-wide one: its entries and its elements) reads its words at constant offsets from one
+// address, with a compare and a select per word. SASS of the byte kernel's non-wide converged chunk
+// (16 elements): 174 instructions with box_gtab_index(b + i) per element, 104 with this (one entry
+// per word then); H200, 2026-12-04, auto on the 28 lowest i8 / f16 suite cases, with the tile-extent
+// divisors: mean +1.4 points, f16 [22,13,14,4,18,20,23] 66.4 -> 74.8, i8 [1472,6,22,6,10,23] 44.8 ->
+// 50.6 (docs/performance.md, forty-seventh session).
 struct box_gtab_span {
-  const std::int32_t *lo, *hi;  // hi = lo + 1
+  const std::uint32_t *lo, *hi;  // hi = lo + 1
   int brk;
-  XPOSE_HD std::int32_t operator[](int i) const { return (i >= brk ? hi : lo)[i]; }
+  // The word holding entries b + 2m (low half) and b + 2m + 1 (high half).
+  XPOSE_HD std::uint32_t pair(int m) const { return (2 * m >= brk ? hi : lo)[2 * m]; }
+  XPOSE_HD std::int32_t operator[](int i) const {
+    const std::uint32_t w = pair(i / 2);
+    return static_cast<std::int32_t>(i % 2 ? w >> 16 : w & 0xffffu);
+  }
 };
 template <int V>
-XPOSE_HD inline box_gtab_span box_gtab_span_of(const box_params& p, const std::int32_t* gtab, int b) {
+XPOSE_HD inline box_gtab_span box_gtab_span_of(const box_params& p, const std::uint32_t* gtab, int b) {
   static_assert(V == 1 || V == 2 || V == 4 || V == 8 || V == 16, "V = 16 / s elements per chunk");
-  const std::int32_t* lo = gtab + box_gtab_index(p, b);
+  const std::uint32_t* lo = gtab + box_gtab_index(p, b);
 #if defined(__CUDA_ARCH__)
   // Held as one opaque shared address: at the byte kernels' 48 registers nvcc otherwise re-derives
   // each element's entry address from the table offsets (the chunk above took 194 instructions in
   // a build without this, more than box_gtab_index's 174).
   auto a = static_cast<std::uint32_t>(__cvta_generic_to_shared(lo));
   asm volatile("" : "+r"(a));
-  lo = static_cast<const std::int32_t*>(__cvta_shared_to_generic(a));
+  lo = static_cast<const std::uint32_t*>(__cvta_shared_to_generic(a));
 #endif
   return {lo, lo + 1, V - (b & (V - 1))};
 }
@@ -210,11 +233,11 @@ struct box_wide {
   int w = 0;
   std::int32_t pre = 0, post = 0;
 };
-XPOSE_HD inline box_wide box_wide_of(const box_params& p, const std::int32_t* gtab, std::int32_t base, int b0, int v) {
+XPOSE_HD inline box_wide box_wide_of(const box_params& p, const std::uint32_t* gtab, std::int32_t base, int b0, int v) {
   box_wide r;
   r.w = p.out_fast_t - (b0 - static_cast<int>(p.out_fast_div.div(static_cast<std::uint32_t>(b0))) * p.out_fast_t);
-  r.pre = base + gtab[box_gtab_index(p, b0)];
-  r.post = r.w < v ? base + gtab[box_gtab_index(p, b0 + r.w)] - r.w * p.out_fast_pitch : r.pre;
+  r.pre = base + box_gtab_at(p, gtab, b0);
+  r.post = r.w < v ? base + box_gtab_at(p, gtab, b0 + r.w) - r.w * p.out_fast_pitch : r.pre;
   return r;
 }
 

@@ -32,7 +32,7 @@ long whole_chunk_items = 0, converged_items = 0;
 long element_whole_items = 0, element_converged_items = 0;
 
 // Entry b0 + i of gtab as the kernel's chunk gather reads it (box_gtab_span, V = 16 / s).
-std::int32_t span_entry(const box_params& p, const std::vector<std::int32_t>& gtab, int s, int b0, int i) {
+std::int32_t span_entry(const box_params& p, const std::vector<std::uint32_t>& gtab, int s, int b0, int i) {
   switch (16 / s) {
     case 16: return box_gtab_span_of<16>(p, gtab.data(), b0)[i];
     case 8: return box_gtab_span_of<8>(p, gtab.data(), b0)[i];
@@ -63,8 +63,8 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
                p.tile_bytes % 128))
     return "the rows do not fit the tile";
   if (box_gtab_index(p, p.run_out - 1) >= p.gtab_len) return "gtab too short";
-  std::vector<std::int32_t> in_off(p.runs_in), in_base(p.runs_in), out_off(p.runs_out), out_base(p.runs_out),
-      gtab(p.gtab_len, -1);
+  std::vector<std::int32_t> in_off(p.runs_in), in_base(p.runs_in), out_off(p.runs_out), out_base(p.runs_out);
+  std::vector<std::uint32_t> gtab(p.gtab_len, 0xffffffffu);
   std::vector<std::uint32_t> in_cut(p.runs_in), out_cut(p.runs_out);
   for (int r = 0; r < p.runs_in; ++r) {
     const box_run run = box_run_of(p, true, r);
@@ -76,10 +76,16 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
     const box_run run = box_run_of(p, false, o);
     out_off[o] = run.off, out_cut[o] = run.cut, out_base[o] = run.base;
   }
+  // As the kernel builds it: each word's entry, then (after its barrier) the next entry's in the
+  // high half (box_gtab_word).
   for (int j = 0; j < p.run_out; ++j) {
-    if (gtab[box_gtab_index(p, j)] != -1) return "two gtab entries share a word";
-    gtab[box_gtab_index(p, j)] = box_gtab_of(p, j);
+    if (gtab[box_gtab_index(p, j)] != 0xffffffffu) return "two gtab entries share a word";
+    const std::int32_t entry = box_gtab_of(p, j);
+    if (entry < 0 || entry >= 65536) return "a gtab entry does not fit 16 bits";
+    gtab[box_gtab_index(p, j)] = box_gtab_word(entry, 0);
   }
+  for (int j = 0; j + 1 < p.run_out; ++j)
+    gtab[box_gtab_index(p, j)] |= (gtab[box_gtab_index(p, j + 1)] & 0xffffu) << 16;
 
   std::vector<int> smem(p.tile_bytes);
   const box_chunks nc = box_out_chunks(p, out_mis);
@@ -198,7 +204,7 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
               if (vector) return "a vector reads outside its run";
               continue;
             }
-            const int lin = !vector ? base + gtab[box_gtab_index(p, b)]
+            const int lin = !vector ? base + box_gtab_at(p, gtab.data(), b)
                             : p.wide  ? (i < gw.w ? gw.pre : gw.post) + i * p.out_fast_pitch
                                       : base + span_entry(p, gtab, s, b0, i);
             if (lin != base + box_gtab_of(p, b)) return "the word gather's address differs from the table's";
@@ -233,7 +239,7 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
           const int b = from + k;
           if (b < 0 || b >= len) return "a gather reads outside its run";
           const int lin = p.wide   ? (k < gw.w ? gw.pre : gw.post) + k * p.out_fast_pitch
-                          : len < V ? base + gtab[box_gtab_index(p, b)]
+                          : len < V ? base + box_gtab_at(p, gtab.data(), b)
                                     : base + span_entry(p, gtab, s, from, i);
           if (lin != base + box_gtab_of(p, b)) return "the word gather's address differs from the table's";
           if ((lin - base) & 3) return "a word's byte phase is not its group's (box_store_words takes it per chunk)";
@@ -291,7 +297,7 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
           const int b = from + k;
           if (b < 0 || b >= len) return "a gather reads outside its run";
           const int lin = p.wide   ? (k < gw.w ? gw.pre : gw.post) + k * p.out_fast_pitch
-                          : len < V ? base + gtab[box_gtab_index(p, b)]
+                          : len < V ? base + box_gtab_at(p, gtab.data(), b)
                                     : base + span_entry(p, gtab, s, from, i);
           if (lin != base + box_gtab_of(p, b)) return "the gather's address differs from the table's";
           const int at = box_phys(p, lin);
@@ -319,7 +325,7 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
           if (vector) return "a vector reads outside its run";
           continue;
         }
-        const int lin = !vector ? base + gtab[box_gtab_index(p, b)]
+        const int lin = !vector ? base + box_gtab_at(p, gtab.data(), b)
                         : p.wide  ? (i < g.w ? g.pre : g.post) + i * p.out_fast_pitch
                                   : base + span_entry(p, gtab, s, b0, i);
         if (lin != base + box_gtab_of(p, b)) return "the gather's address differs from the table's";

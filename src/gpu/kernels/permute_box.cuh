@@ -125,7 +125,7 @@ __device__ __forceinline__ void box_words_to_runs(const std::uint32_t (&w)[16 / 
 // chunk cost 262-321 SASS instructions for 64 bytes, against 165-225 unshifted (forty-seventh
 // session). sh: the raw tile's shift (box_tile.hpp), 0 for realigned rows.
 template <class T, int Mode, bool Converged, bool Shift>
-__device__ __forceinline__ void box_store_words(const box_params& p, const unsigned char* tile, const std::int32_t* gtab,
+__device__ __forceinline__ void box_store_words(const box_params& p, const unsigned char* tile, const std::uint32_t* gtab,
                                                 const std::int32_t* out_off, const std::uint32_t* out_cut,
                                                 const std::int32_t* out_base, const packed_origin& o,
                                                 unsigned char* outb, std::int64_t tout, int out_mis, int out_run_bytes,
@@ -184,7 +184,7 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
           for (int i = 0; i < V; ++i) w[i] = word_at(base + gs[i], f);
         } else {
 #pragma unroll
-          for (int i = 0; i < V; ++i) w[i] = word_at(base + gtab[box_gtab_index(p, from + at(i))], f);
+          for (int i = 0; i < V; ++i) w[i] = word_at(base + box_gtab_at(p, gtab, from + at(i)), f);
         }
       };
       if (len >= V) gather(std::false_type{});  // uniform in the block
@@ -228,7 +228,7 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
         for (int i = 0; i < V; ++i) {
           const int b = b0 + i;
           if (b < 0 || b * S >= out_run_bytes) continue;
-          const std::uint32_t wd = word_at(base + gtab[box_gtab_index(p, b)], f);
+          const std::uint32_t wd = word_at(base + box_gtab_at(p, gtab, b), f);
 #pragma unroll
           for (int t = 0; t < G; ++t)
             if (unsigned char* d = dst(t)) reinterpret_cast<T*>(d)[i] = static_cast<T>(wd >> (8 * S * t));
@@ -251,7 +251,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   std::int32_t* out_off = tab + tb.out_off;
   std::uint32_t* out_cut = reinterpret_cast<std::uint32_t*>(tab + tb.out_cut);
   std::int32_t* out_base = tab + tb.out_base;
-  std::int32_t* gtab = tab + tb.gtab;
+  std::uint32_t* gtab = reinterpret_cast<std::uint32_t*>(tab + tb.gtab);
   std::int32_t* in_base = tab + tb.in_base;  // raw rows only
   const int tid = static_cast<int>(threadIdx.x);
   for (int r = tid; r < p.runs_in; r += kBoxThreads) {
@@ -266,7 +266,13 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     out_cut[o] = run.cut;
     out_base[o] = run.base;
   }
-  for (int j = tid; j < p.run_out; j += kBoxThreads) gtab[box_gtab_index(p, j)] = box_gtab_of(p, j);
+  // gtab: each word's entry (low half) here, the next entry (its high half) after the barrier below
+  // (box_gtab_word; entries are below 64 KiB, so the high halves start 0).
+  for (int j = tid; j < p.run_out; j += kBoxThreads) gtab[box_gtab_index(p, j)] = box_gtab_word(box_gtab_of(p, j), 0);
+  __syncthreads();
+  auto* gtab_half = reinterpret_cast<std::uint16_t*>(gtab);  // little-endian: half 2k is word k's low half
+  for (int j = tid; j + 1 < p.run_out; j += kBoxThreads)
+    gtab_half[2 * box_gtab_index(p, j) + 1] = gtab_half[2 * box_gtab_index(p, j + 1)];
   // The tile's origin: one thread computes the next one during this tile's stores and publishes it
   // at the closing barrier (a division chain over every dim, as in permute_runs).
   __shared__ packed_origin next_origin;
@@ -405,7 +411,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
           } else {
 #pragma unroll
             for (int i = 0; i < V; ++i)
-              e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, from + at(i))]));
+              e[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + box_gtab_at(p, gtab, from + at(i))));
           }
         };
         if (len >= V) gather(std::false_type{});  // uniform in the block
@@ -447,7 +453,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
           for (int i = 0; i < V; ++i) {
             const int b = b0 + i;
             if (b >= 0 && b * S < out_run_bytes)
-              c[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + gtab[box_gtab_index(p, b)]));
+              c[i] = *reinterpret_cast<const T*>(tile + box_phys_as<Mode>(base + box_gtab_at(p, gtab, b)));
           }
         }
       }
