@@ -36,7 +36,8 @@
 //
 // The gather. Where the output run's fastest dim has a tile extent of at least 16 / s elements (one
 // chunk wraps it at most once), a chunk's V elements are at L0 + i * p1 before the wrap and L0 + carry
-// + i * p1 after it: two table loads per chunk ("wide"). Otherwise each element's table entry is loaded.
+// + i * p1 after it: two table loads per chunk ("wide"). Otherwise each element's table entry is loaded,
+// two entries per 32-bit table word (box_gtab_word).
 //
 // Raw rows (p.raw; the element gather of 1- to 8-byte elements). The realignment above costs the
 // load phase two aligned loads, a 15-select funnel shift and a register round trip per 16-byte
