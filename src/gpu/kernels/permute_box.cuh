@@ -31,8 +31,8 @@
 //      the swizzle applied). Where the output run's fastest dim is at least a chunk long ("wide"),
 //      a chunk that does not wrap it reads its elements one pitch apart from one table entry, a
 //      chunk that does from two (box_wide_of); otherwise every element's entry is loaded, two
-//      entries per table word (box_gtab_word). Chunks inside the run are one 16-byte store, the (at most two) at its ends are written element by
-//      element from the same registers.
+//      entries per table word (box_gtab_word). Chunks inside the run are one 16-byte store, the
+//      (at most two) at its ends are written element by element from the same registers.
 //      Converged: every chunk gathers V consecutive elements of its run by the same code, from
 //      its first element or, at the run's end, from V elements before the run's last (indices are
 //      clamped only in runs shorter than a chunk, which is uniform in the block); only the final
