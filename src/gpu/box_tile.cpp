@@ -486,8 +486,8 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
       total += model::count_wavefronts_total(model::smem_op::kStore, p.vec_rows ? 16 : 4, lanes);
     }
   // Store phase: lane u gathers output chunk j of run o, its V elements one load each, after the
-  // table loads (one word per two elements, or two per chunk when wide); with the word gather, chunk j of
-  // group g's runs, V words. The output runs' misalignments are those of tile 0 for a 16-byte
+  // table loads (one word per two elements, or two per chunk when wide); with the word gather,
+  // chunk j of group g's runs, V words. The output runs' misalignments are those of tile 0 for a 16-byte
   // aligned output.
   const int s = elem_bytes, V = 16 / s, width = p.words ? 4 : s;
   const box_chunks nc = box_out_chunks(p, 0);

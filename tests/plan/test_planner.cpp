@@ -220,14 +220,14 @@ TEST_F(GpuPlanner, AutoFollowsTheMeasuredChoices) {
       {with(pdesc({2048, 16, 2048}, {2, 1, 0}), 16), "permute_box"},
       {with(pdesc({16, 32, 1024, 128}, {0, 1, 3, 2}), 16), "tma_tile"},
       {with(pdesc({2048, 16, 2048}, {2, 1, 0}), 8), "tma_tile"},
-      // c128 row copies [N, n, R] -> [n, N, R] with n <= 64 and odd rows under 2 KiB: the box ahead of
-      // permute_rows (n = 13, R = 19: 92.7 vs 80.4); n = 127, or even rows, keep permute_rows
       // narrow f64 matrices with input rows of 16-32 from 259 MiB: tiled_skew (2000000 x 17: 96.6 vs
       // narrow 82.7); 33 lost (78.7 vs narrow 88.9), smaller sizes were not measured
       {with(pdesc({2000000, 17}, {1, 0}), 8), "tiled_skew"},
       {with(pdesc({5000000, 24}, {1, 0}), 8), "tiled_skew"},
       {with(pdesc({1000000, 33}, {1, 0}), 8), "narrow"},
       {with(pdesc({1000000, 17}, {1, 0}), 8), "narrow"},
+      // c128 row copies [N, n, R] -> [n, N, R] with n <= 64 and odd rows under 2 KiB: the box ahead of
+      // permute_rows (n = 13, R = 19: 92.7 vs 80.4); n = 127, or even rows, keep permute_rows
       {with(pdesc({1393, 15, 13, 13, 19}, {3, 0, 1, 2, 4}), 16), "permute_box"},
       {with(pdesc({91180, 32, 23}, {1, 0, 2}), 16), "permute_box"},
       {with(pdesc({22974, 127, 23}, {1, 0, 2}), 16), "permute_rows"},
