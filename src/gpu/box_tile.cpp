@@ -300,6 +300,32 @@ constexpr int kBoxOneShotSkipElem = 4;
 // chunks already wherever the pointer is.
 constexpr int kBoxRawMaxElem = 8;
 
+// Raw rows without a swizzle of elements up to this size come in by one bulk copy per row
+// (box_params::bulk; the copy engine, counted off an mbarrier) instead of a cp.async per chunk.
+// H200, 2026-12-04, two alternating rounds against cp.async, suite cases by name, % of copy
+// (results/box-bulk-ab-2026-12-04.json): i8 [1851276,29,5] perm 1,0,2 67.2 -> 72.9,
+// [24,7,19,17,3,14,21,5] 53.3 -> 56.4, [8256,25,20,13,5] 60.5 -> 62.7, four more +0.5 to +1.7, one
+// level; f16 [22,13,14,4,18,20,23] 77.5 -> 80.8, [925638,29,5] 82.2 -> 84.4, six more +0.2 to +1.6.
+// For bytes and halves the element gather keeps the shared pipe busiest (box_gtab_word), and the
+// bulk copy takes the load phase's 16-byte shared stores and its per-chunk index arithmetic off
+// it. 4- and 8-byte elements: f32 [462819,29,5] 78.2 -> 72.4 and [128561,174,3] 87.4 -> 83.7 (one
+// input run of 16-18 KiB a tile, one bulk copy), two more +0.5 and +1.6; f64 -1.4 to +0.9 on three.
+constexpr int kBoxBulkMaxElem = 2;
+// What the bank model (box_wavefronts) counts for a raw row's cp.async chunk, as a multiple of an
+// ideal 16-byte store, where the layout could take bulk rows instead (no swizzle): Nsight Compute
+// put the cp.async stores of i8 [24,7,19,17,3,14,21,5] at 5.7 M shared wavefronts against 1.9 M for
+// conflict-free 16-byte stores (H200, 2026-12-04, docs/performance.md, forty-eighth session). With
+// bulk rows counted as none and these at 1, raw byte and half boxes kept the granule swizzle where
+// plain rows with bulk copies ran faster. H200, 2026-12-04, the 26 suite boxes whose plan moves when
+// raw bytes and halves are forced to plain rows, two alternating rounds, % of copy
+// (results/box-bulk-plain-ab-2026-12-04.json): plain with bulk rows gained up to 10.5 points on 15
+// ([3268,8,6,18,19,5] i8 64.9 -> 74.0, [1242,25,18,6,10,4] f16 71.0 -> 81.4) and lost up to 30.7 on
+// 9 (f16 [14524,22,5,2,7,6] 60.6 -> 29.9: 192 short rows whose column walks conflict unswizzled).
+// At 1 the model moved 6 of them to plain, all winners. At 3 it moves 18 suite boxes, 15 to plain
+// rows; against 1, two alternating rounds (results/box-bulk-model-ab-2026-12-04.json): 12 up by 1.8
+// to 9.8 points, 5 level, i8 [36,12,16,22,10,23,7] 56.9 -> 53.4; mean +4.1.
+constexpr int kRawAsyncWeight = 3;
+
 // The raw layout (box_tile.hpp "Raw rows") of a box the element gather runs: row dims in input
 // order, each at the least pitch congruent to its input stride mod 16 that keeps every row `extra`
 // chunks clear of the rows before it; false over the budget.
@@ -476,14 +502,19 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
     if (active) model::place(a, byte, width);
   };
   // Load phase: lane u stores chunk k of row r at P * r + 16 k, as one 16-byte store or four words.
-  const int load_items = p.runs_in * p.nc_in;
+  // Bulk rows (kBoxBulkMaxElem) come in through the copy engine, not the threads' stores; where
+  // the alternative is bulk rows, raw rows' cp.async stores weigh kRawAsyncWeight.
+  const bool bulk_alternative = p.raw && elem_bytes <= kBoxBulkMaxElem;
+  const bool bulk = bulk_alternative && p.swizzle == kBoxPlain;
+  const int load_weight = bulk_alternative ? kRawAsyncWeight : 1;
+  const int load_items = bulk ? 0 : p.runs_in * p.nc_in;
   for (int w0 = 0; w0 < load_items && w0 < kSample * model::kWarpSize; w0 += model::kWarpSize)
     for (int q = 0; q < (p.vec_rows ? 1 : 4); ++q) {
       for (int l = 0; l < model::kWarpSize; ++l) {
         const int u = w0 + l, r = u / p.nc_in, k = u - r * p.nc_in;
         fill(l, u < load_items, u < load_items ? box_phys(p, row_start(p, r) + 16 * k + 4 * q) : 0, p.vec_rows ? 16 : 4);
       }
-      total += model::count_wavefronts_total(model::smem_op::kStore, p.vec_rows ? 16 : 4, lanes);
+      total += load_weight * model::count_wavefronts_total(model::smem_op::kStore, p.vec_rows ? 16 : 4, lanes);
     }
   // Store phase: lane u gathers output chunk j of run o, its V elements one load each, after the
   // table loads (one word per two elements, or two per chunk when wide); with the word gather,
@@ -703,6 +734,9 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
   const std::int64_t entries = std::int64_t{chosen.runs_in} + chosen.runs_out + chosen.run_out;
   chosen.one_shot = s != kBoxOneShotSkipElem && std::int64_t{chosen.volume} * s >= kBoxOneShotBytesPerEntry * entries &&
                     chosen.tiles <= std::numeric_limits<std::int32_t>::max();
+  // Bulk rows (kBoxBulkMaxElem): raw rows unswizzled, each run's aligned chunks one piece of
+  // shared memory.
+  chosen.bulk = chosen.raw && chosen.swizzle == kBoxPlain && s <= kBoxBulkMaxElem;
   *out = chosen;
   return true;
 }

@@ -141,6 +141,7 @@ struct box_params {
   int vec_rows = 1;               // 1: rows are whole 16-byte granules (P % 16 == 0, no word swizzle):
                                   // the load phase stores 16-byte vectors, else four 4-byte words
   int raw = 0;                    // 1: raw rows (above): row r at in_base[r] + sh, its chunks as they stand
+  int bulk = 0;                   // 1: raw rows without a swizzle, each brought in by one bulk copy
   int out_fast_t = 1;             // tile extent of the output run's fastest dim, and its divisor
   fast_div out_fast_div;
   int out_fast_pitch = 0;         // its linear shared pitch (spitch)

@@ -584,7 +584,9 @@ status configure_permute_box(plan_data& pd, std::string* why) {
                                p->in_run_dims > 1 ? "s" : "", p->runs_out, p->run_out * s, p->out_run_dims,
                                p->out_run_dims > 1 ? "s" : "", p->row_bytes,
                                p->swizzle == kBoxWords ? ", words swizzled" : p->swizzle == kBoxGranules ? ", 16-byte granules swizzled" : "",
-                               p->raw ? ", raw (input chunks as they stand, by cp.async)" : "");
+                               p->bulk  ? ", raw (input chunks as they stand, one bulk copy per row)"
+                               : p->raw ? ", raw (input chunks as they stand, by cp.async)"
+                                        : "");
   if (p->wide) pd.launch_note += "; gather: two table loads per chunk";
   if (p->words)
     pd.launch_note += fmt::format("; word gather: {} runs per shared word{}", p->wg_n,

@@ -82,6 +82,7 @@
 
 #include "gpu/box_tile.hpp"
 #include "gpu/common.cuh"
+#include "gpu/kernels/bulk_ops.cuh"
 #include "gpu/kernels/chunk_ops.cuh"
 
 namespace xpose::detail::gpu {
@@ -276,8 +277,15 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   // The tile's origin: one thread computes the next one during this tile's stores and publishes it
   // at the closing barrier (a division chain over every dim, as in permute_runs).
   __shared__ packed_origin next_origin;
+  // Bulk rows (p.bulk): the barrier their copies complete on, and the parity of its current phase.
+  __shared__ std::uint64_t rows_bar;
+  unsigned rows_phase = 0;
   const auto tiles = static_cast<std::uint32_t>(p.tiles);
   if (tid == 0 && blockIdx.x < tiles) next_origin = packed_origin_of(p, blockIdx.x);
+  if (tid == 0 && p.bulk) {
+    tma::mbar_init(&rows_bar, 1);
+    tma::fence_mbar_init();
+  }
   __syncthreads();
 
   const auto* inb = reinterpret_cast<const unsigned char*>(in);
@@ -310,7 +318,20 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     };
     // Raw rows (box_tile.hpp): the tile's elements sit sh bytes past their linear bytes.
     const int sh = p.raw ? (in_mis + tin) & 15 : 0;
-    if (p.raw) {
+    // Bulk rows (p.bulk: raw rows, no swizzle) inside the input: the copy engine brings each run's
+    // aligned chunks in with one bulk copy, counted off rows_bar; no thread moves or waits for a chunk
+    // on its own.
+    const bool bulk = p.bulk && inside;
+    if (bulk) {
+      for (int r = tid; r < p.runs_in; r += kBoxThreads) {
+        if (!(o.full || packed_in_bounds(o, in_cut[r]))) continue;
+        const std::int32_t s0 = tin + in_off[r];  // the run's first byte, from the window
+        const int m = (in_mis + s0) & 15;
+        const auto bytes = static_cast<unsigned>((m + run_bytes + 15) & ~15);
+        tma::mbar_add_tx(&rows_bar, bytes);
+        tma::bulk_load(tile + in_base[r] + sh - m, inw + (s0 - m), bytes, &rows_bar);
+      }
+    } else if (p.raw) {
       // Item u = (r, k): the k-th aligned input chunk of run r, as it stands, to the shared chunk
       // congruent to it (cp.async inside the input; load_chunk, zeros past its span, at its edges).
       for (int u = tid; u < load_items; u += kBoxThreads) {
@@ -367,7 +388,12 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     }
     }
     wait_chunks_async();
-    __syncthreads();  // every thread has read next_origin
+    __syncthreads();  // every thread has read next_origin (and has announced its bulk rows' bytes)
+    if (bulk) {  // the phase ends when thread 0 has arrived and every announced byte has landed
+      if (tid == 0) tma::mbar_arrive(&rows_bar);
+      tma::mbar_wait(&rows_bar, rows_phase);
+      rows_phase ^= 1;
+    }
     if (tid == 0 && tile_id + gridDim.x < tiles) next_origin = packed_origin_of(p, tile_id + gridDim.x);
 
     if constexpr (Words) {
@@ -459,7 +485,10 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
       }
     }
     }
-    __syncthreads();  // the next tile reuses the rows; publishes next_origin
+    // The next tile reuses the rows; publishes next_origin. The copy engine's writes of the next
+    // tile's rows come after this tile's ordinary accesses to them (the fence).
+    if (p.bulk) tma::fence_async_shared();
+    __syncthreads();
   }
 }
 
