@@ -318,12 +318,13 @@ constexpr int kBoxBulkMaxElem = 2;
 // bulk rows counted as none and these at 1, raw byte and half boxes kept the granule swizzle where
 // plain rows with bulk copies ran faster. H200, 2026-12-04, the 26 suite boxes whose plan moves when
 // raw bytes and halves are forced to plain rows, two alternating rounds, % of copy
-// (results/box-bulk-plain-ab-2026-12-04.json): plain with bulk rows gained up to 10.5 points on 15
+// (results/box-bulk-plain-ab-2026-12-04.json): plain with bulk rows gained up to 10.5 points on 17
 // ([3268,8,6,18,19,5] i8 64.9 -> 74.0, [1242,25,18,6,10,4] f16 71.0 -> 81.4) and lost up to 30.7 on
 // 9 (f16 [14524,22,5,2,7,6] 60.6 -> 29.9: 192 short rows whose column walks conflict unswizzled).
-// At 1 the model moved 6 of them to plain, all winners. At 3 it moves 18 suite boxes, 15 to plain
-// rows; against 1, two alternating rounds (results/box-bulk-model-ab-2026-12-04.json): 12 up by 1.8
-// to 9.8 points, 5 level, i8 [36,12,16,22,10,23,7] 56.9 -> 53.4; mean +4.1.
+// Weighed 1, the model moved 6 of them to plain, all winners. Weighed 3, it moves 18 suite boxes,
+// 15 to plain rows; against the model before (bulk rows counted as the threads' stores), two
+// alternating rounds (results/box-bulk-model-ab-2026-12-04.json): 11 up by 1.8 to 9.8 points, 6
+// level, i8 [36,12,16,22,10,23,7] 56.9 -> 53.4; mean +4.1.
 constexpr int kRawAsyncWeight = 3;
 
 // The raw layout (box_tile.hpp "Raw rows") of a box the element gather runs: row dims in input

@@ -49,7 +49,8 @@
 // chunks go to the aligned shared chunks from L_r + sh - m_r (m_r the row's input misalignment), and
 // the rows lie far enough apart (box_tile.cpp, raw_gap) that no two share a chunk. A row takes up to
 // 15 more bytes at each end and a table of its starts (in_base, after gtab). Raw rows take the word
-// gather below at any byte phase ("shifted").
+// gather below at any byte phase ("shifted"). Unswizzled, a row's chunks are one piece of shared
+// memory, which the copy engine can fill with one bulk copy (bulk; box_tile.cpp kBoxBulkMaxElem).
 //
 // The word gather (1-byte elements; it ran halves too until raw rows made their element gather the
 // faster, box_tile.cpp kWordGatherMaxElem). The gather above moves one element per shared load,

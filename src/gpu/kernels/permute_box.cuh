@@ -26,6 +26,11 @@
 //      their stall samples; raw rows lifted the i8 / f16 suite medians by 5-8 points (thirty-fifth
 //      session, docs/performance.md). Raw rows under the word swizzle (a chunk's words apart, four
 //      4-byte cp.async) ran 3-12 points below plain and granule layouts on most cases: not kept.
+//      Bulk rows (p.bulk: raw, unswizzled rows of 1- and 2-byte elements, box_tile.cpp
+//      kBoxBulkMaxElem), in a tile inside the input: run r's aligned chunks are one piece of shared
+//      memory, brought in by one bulk copy on the copy engine (bulk_ops.cuh) that run r's thread
+//      issues after announcing its bytes on an mbarrier; the load phase's closing barrier, thread 0's
+//      arrival and a wait on the phase replace the cp.async waits.
 //   2. Store: item u = (o, j), o = u / nc (box_out_chunks), is the j-th aligned 16-byte chunk of
 //      output run o; element b of the run is the shared element at out_base[o] + gtab[b] (linear;
 //      the swizzle applied). Where the output run's fastest dim is at least a chunk long ("wide"),
