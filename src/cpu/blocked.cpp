@@ -733,6 +733,15 @@ inline void copy_by_32(std::byte* dst, const std::byte* src, i64 e) {
   if (k < e) std::memcpy(dst + e - 32, src + e - 32, 32);
 }
 
+// Copies an element of W / 2 + 1 .. W - 1 bytes as one W-byte move, spilling W - e bytes past it
+// (into the next element along the output row, written after it; see generic_tile_any).
+template <int W>
+inline void copy_spilling(std::byte* dst, const std::byte* src) {
+  unsigned char a[W];
+  std::memcpy(a, src, W);
+  std::memcpy(dst, a, W);
+}
+
 void generic_tile_any(const std::byte* in, i64 si, i64 sj, std::byte* out, i64 so_i, i64 so_j, i64 ti, i64 tj,
                       i64 e, bool rows_first = false) {
   auto each = [&](auto&& copy) {
@@ -788,6 +797,13 @@ std::byte* pad_scratch(i64 bytes) {
   return h.p;
 }
 
+// Elements of kSpillMinElem + 1 .. kSpillMaxElem - 1 bytes take spilling_tile's 16-byte moves
+// (defined after tile_runner, which calls it).
+constexpr i64 kSpillMinElem = 8, kSpillMaxElem = 16;
+template <int W>
+void spilling_tile(const std::byte* in, i64 si, i64 sj, std::byte* out, i64 so_j, i64 ti, i64 tj, i64 e,
+                   bool rows_first, void (*exact)(std::byte*, const std::byte*, i64));
+
 // One tile of the nest, to `out` with strides (so_i, so_j): through the kernel table when the
 // element is a supported size and both sides are contiguous, else the strided scalar loop.
 // Folded elements of 3 bytes (pads_elements) with both sides contiguous are padded to 4 bytes
@@ -827,10 +843,55 @@ struct tile_runner {
       case 4: return generic_tile<4>(in, si, sj, out, so_i, so_j, ti, tj);
       case 8: return generic_tile<8>(in, si, sj, out, so_i, so_j, ti, tj);
       case 16: return generic_tile<16>(in, si, sj, out, so_i, so_j, ti, tj);
-      default: return generic_tile_any(in, si, sj, out, so_i, so_j, ti, tj, e, rows_first);
+      default:
+        if (so_i == e && si > 0 && sj > 0 && so_j > 0 && ti > 0 && e > kSpillMinElem && e < kSpillMaxElem)
+          return spilling_tile<16>(in, si, sj, out, so_j, ti, tj, e, rows_first, copy_overlapping<8>);
+        return generic_tile_any(in, si, sj, out, so_i, so_j, ti, tj, e, rows_first);
     }
   }
 };
+
+// kSpillMinElem and kSpillMaxElem (elements that take spilling_tile's 16-byte moves). Zen 4 host,
+// 2 threads, against two overlapping moves per element, GB/s (docs/cpu.md, forty-ninth session),
+// two rounds then three: f16 [925638,29,5] perm 1,0,2 (10 B) 21.0, 20.7 -> 25.8, 24.0 and 18.9,
+// 19.1, 21.1 -> 21.3, 20.5, 23.2; [596,14,9,17,15,7] perm 1,4,3,0,2,5 (14 B) 13.5, 13.0 -> 18.6, 19.1
+// and 13.7, 13.3, 13.6 -> 18.3, 18.1, 18.8; [11598,29,57,7] perm 2,1,0,3 (14 B) 23.6, 25.7, 24.9 ->
+// 26.8, 26.1, 26.7; f32 [180400,124,3,1] perm 1,0,2,3 (12 B) level. With 8-byte moves for 5-7
+// bytes, i8 [1851276,29,5] perm 1,0,2 went 17.9, 17.3 -> 16.8, 15.8 and [23196,29,57,7] perm 2,1,0,3
+// 16.0, 15.5 -> 14.2, 14.2 (though [1192,14,9,17,15,7] 8.2, 8.0 -> 10.2, 9.5); with 32-byte moves
+// for 17-31 bytes, f32 [462819,29,5] (20 B) was level. Those keep two overlapping moves.
+// spilling_tile is defined here, after tile_runner: defined ahead of generic_tile_any, it moved
+// that function's code and its 5-byte loop ran 6% slower (i8 [1851276,29,5], six rounds, 16.2-17.0
+// against 17.5-18.1 GB/s), with not one instruction of it changed.
+
+// The strided scalar tile where the output row is contiguous (so_i == e) and the strides are
+// positive: every element but the tile's last along the output row, i = ti - 1, is one W-byte move
+// (copy_spilling) instead of two overlapping ones. Its W - e spilled bytes land in element i + 1 of
+// the same output row, which both walks write after element i, so the tile's output is exact and
+// nothing outside it is touched. Its W - e bytes read past the element lie in the input buffer: the
+// element at the tile's highest input address, (ti - 1, tj - 1), is after it, and elements do not
+// overlap. The last output row element keeps the exact copy.
+template <int W>
+void spilling_tile(const std::byte* in, i64 si, i64 sj, std::byte* out, i64 so_j, i64 ti, i64 tj, i64 e,
+                   bool rows_first, void (*exact)(std::byte*, const std::byte*, i64)) {
+  if (rows_first) {  // each input row front to back (tile_shape::rows_first)
+    for (i64 i = 0; i < ti; ++i) {
+      const std::byte* src = in + i * si;
+      std::byte* dst = out + i * e;
+      if (i + 1 < ti)
+        for (i64 j = 0; j < tj; ++j) copy_spilling<W>(dst + j * so_j, src + j * sj);
+      else
+        for (i64 j = 0; j < tj; ++j) exact(dst + j * so_j, src + j * sj, e);
+    }
+    return;
+  }
+  for (i64 j = 0; j < tj; ++j) {
+    const std::byte* src = in + j * sj;
+    std::byte* dst = out + j * so_j;
+    for (i64 i = 0; i + 1 < ti; ++i) copy_spilling<W>(dst + i * e, src + i * si);
+    exact(dst + (ti - 1) * e, src + (ti - 1) * si, e);
+  }
+}
 
 // This thread's staging area for streaming tiles: kBufBytes for the transposed tile, then
 // kInStageBytes for its input rows (64-byte aligned), allocated on its first use and kept for the
