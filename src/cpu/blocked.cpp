@@ -797,9 +797,9 @@ std::byte* pad_scratch(i64 bytes) {
   return h.p;
 }
 
-// Elements of kSpillMinElem + 1 .. kSpillMaxElem - 1 bytes take spilling_tile's 16-byte moves
-// (defined after tile_runner, which calls it).
-constexpr i64 kSpillMinElem = 8, kSpillMaxElem = 16;
+// Elements of 5-7 bytes take spilling_tile's 8-byte moves, of 9 to kSpillMaxMove - 1 its 16-byte
+// ones (defined after tile_runner, which calls it).
+constexpr i64 kSpillMaxMove = 16;
 template <int W>
 void spilling_tile(const std::byte* in, i64 si, i64 sj, std::byte* out, i64 so_j, i64 ti, i64 tj, i64 e,
                    bool rows_first, void (*exact)(std::byte*, const std::byte*, i64));
@@ -844,25 +844,31 @@ struct tile_runner {
       case 8: return generic_tile<8>(in, si, sj, out, so_i, so_j, ti, tj);
       case 16: return generic_tile<16>(in, si, sj, out, so_i, so_j, ti, tj);
       default:
-        if (so_i == e && si > 0 && sj > 0 && so_j > 0 && ti > 0 && e > kSpillMinElem && e < kSpillMaxElem)
-          return spilling_tile<16>(in, si, sj, out, so_j, ti, tj, e, rows_first, copy_overlapping<8>);
+        if (so_i == e && si > 0 && sj > 0 && so_j > 0 && ti > 0 && e > 4 && e < kSpillMaxMove) {
+          if (e < 8) return spilling_tile<8>(in, si, sj, out, so_j, ti, tj, e, rows_first, copy_overlapping<4>);
+          if (e > 8) return spilling_tile<16>(in, si, sj, out, so_j, ti, tj, e, rows_first, copy_overlapping<8>);
+        }
         return generic_tile_any(in, si, sj, out, so_i, so_j, ti, tj, e, rows_first);
     }
   }
 };
 
-// kSpillMinElem and kSpillMaxElem (elements that take spilling_tile's 16-byte moves). Zen 4 host,
-// 2 threads, against two overlapping moves per element, GB/s (docs/cpu.md, forty-ninth session),
-// two rounds then three: f16 [925638,29,5] perm 1,0,2 (10 B) 21.0, 20.7 -> 25.8, 24.0 and 18.9,
-// 19.1, 21.1 -> 21.3, 20.5, 23.2; [596,14,9,17,15,7] perm 1,4,3,0,2,5 (14 B) 13.5, 13.0 -> 18.6, 19.1
-// and 13.7, 13.3, 13.6 -> 18.3, 18.1, 18.8; [11598,29,57,7] perm 2,1,0,3 (14 B) 23.6, 25.7, 24.9 ->
-// 26.8, 26.1, 26.7; f32 [180400,124,3,1] perm 1,0,2,3 (12 B) level. With 8-byte moves for 5-7
-// bytes, i8 [1851276,29,5] perm 1,0,2 went 17.9, 17.3 -> 16.8, 15.8 and [23196,29,57,7] perm 2,1,0,3
-// 16.0, 15.5 -> 14.2, 14.2 (though [1192,14,9,17,15,7] 8.2, 8.0 -> 10.2, 9.5); with 32-byte moves
-// for 17-31 bytes, f32 [462819,29,5] (20 B) was level. Those keep two overlapping moves.
+// kSpillMaxMove (which elements take spilling_tile, and with which move). Zen 4 host, 2 threads,
+// against two overlapping moves per element, GB/s (docs/cpu.md, forty-ninth session).
+// 16-byte moves, two rounds then three: f16 [925638,29,5] perm 1,0,2 (10 B) 21.0, 20.7 -> 25.8,
+// 24.0 and 18.9, 19.1, 21.1 -> 21.3, 20.5, 23.2; [596,14,9,17,15,7] perm 1,4,3,0,2,5 (14 B) 13.5,
+// 13.0 -> 18.6, 19.1 and 13.7, 13.3, 13.6 -> 18.3, 18.1, 18.8; [11598,29,57,7] perm 2,1,0,3 (14 B)
+// 23.6, 25.7, 24.9 -> 26.8, 26.1, 26.7; f32 [180400,124,3,1] perm 1,0,2,3 (12 B) level.
+// 8-byte moves, four rounds: i8 [1192,14,9,17,15,7] perm 1,4,3,0,2,5 (7 B) 8.3, 8.1, 8.4, 8.4 ->
+// 11.2, 10.3, 11.1, 11.2; f16 [360800,124,3,1] (6 B) 16.0, 15.2, 15.8, 15.9 -> 17.8, 17.3, 18.2,
+// 17.9; i8 [4,24,19,23,24,25,16,5] perm 2,1,4,0,6,5,3,7 (5 B, two rounds) 10.0, 10.6 -> 13.2, 13.5;
+// [1851276,29,5] perm 1,0,2 (5 B) 18.8, 17.6, 17.7, 17.6 -> 18.6, 17.3, 18.7, 19.0; but i8
+// [23196,29,57,7] perm 2,1,0,3 (7 B, nine rounds) median 15.4 -> 14.3.
+// 32-byte moves for 17-31 bytes: f32 [462819,29,5] (20 B) level, so those keep two moves.
 // spilling_tile is defined here, after tile_runner: defined ahead of generic_tile_any, it moved
 // that function's code and its 5-byte loop ran 6% slower (i8 [1851276,29,5], six rounds, 16.2-17.0
-// against 17.5-18.1 GB/s), with not one instruction of it changed.
+// against 17.5-18.1 GB/s), with not one instruction of it changed. (The first measurement of 8-byte
+// moves, in that placement, had the 5- and 7-byte cases 5-11% down.)
 
 // The strided scalar tile where the output row is contiguous (so_i == e) and the strides are
 // positive: every element but the tile's last along the output row, i = ti - 1, is one W-byte move

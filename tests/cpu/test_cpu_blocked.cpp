@@ -1339,8 +1339,8 @@ TEST(CpuBlocked, FewRowsTilesOnlyAtAliasingStrides) {
 // Folded elements through the strided scalar loop walk the input rows first where the tile's input
 // rows lie close together and its output rows are few (kRowsFirstMaxOutRows: 128 under the AMD
 // tuning, 32 under the Intel one), else the output rows first; both orders against the reference,
-// 1-3 threads, under each tuning. Elements of 9-15 bytes take one 16-byte move each, spilling into
-// the next element of the output row, but at a row's end.
+// 1-3 threads, under each tuning. Elements of 5-7 and 9-15 bytes take one 8- or 16-byte move each,
+// spilling into the next element of the output row, but at a row's end.
 TEST(CpuBlocked, RowsFirstScalarTiles) {
   using xpose::cpu_tuning;
   struct c {
@@ -1353,7 +1353,9 @@ TEST(CpuBlocked, RowsFirstScalarTiles) {
       {pdesc({3000, 124, 3, 1}, {1, 0, 2, 3}, 2), true, false},  // 124 output rows: not on Intel
       {pdesc({300, 29, 57, 7}, {2, 1, 0, 3}, 2), false, false},  // input rows 23 KiB apart
       {pdesc({900, 127, 23}, {1, 0, 2}, 1), false, false},      // a tile of 32 of each 127-element row
-      // 9-15 bytes: one 16-byte move per element but the last of an output row (spilling_tile).
+      // 5-7 and 9-15 bytes: one 8- or 16-byte move per element but the last of an output row
+      // (spilling_tile).
+      {pdesc({300, 29, 57, 7}, {2, 1, 0, 3}, 1), false, false},  // 7 B, output rows first
       {pdesc({9000, 29, 5}, {1, 0, 2}, 2), true, true},         // 10 B
       {pdesc({3000, 124, 3, 1}, {1, 0, 2, 3}, 4), true, false},  // 12 B
       {pdesc({200, 29, 57, 6}, {2, 1, 0, 3}, 2), false, false},  // 12 B, output rows first
