@@ -695,6 +695,49 @@ TEST(BoxTile, RawBoxesOfWideElementsKeepWithinTheirBudget) {
   }
 }
 
+// Bulk rows (box_tile.cpp kBoxBulkMaxElem, kRawAsyncWeight): raw, unswizzled rows of 1- and 2-byte
+// elements, and only those, are brought in by one bulk copy per row. The bank model weighs raw
+// rows' cp.async stores where bulk rows are the alternative, which moves boxes measured faster with
+// plain bulk rows off the granule swizzle and keeps it on those whose unswizzled column walks
+// conflict (H200, docs/performance.md, forty-ninth session). Every box is emulated too.
+TEST(BoxTile, BulkRowsForRawUnswizzledBytesAndHalves) {
+  struct c {
+    std::vector<std::int64_t> ext;
+    std::vector<int> perm;
+    int eb;
+    int bulk;  // 1 / 0: what the plan must say; -1: whatever the rule gives
+  };
+  const std::vector<c> cases = {
+      {{3268, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 1, 1},          // plain bulk rows: +9 points
+      {{1242, 25, 18, 6, 10, 4}, {4, 2, 0, 3, 5, 1}, 2, 1},         // +10
+      {{14524, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 2, 0},          // unswizzled: -31; keeps granules
+      {{29048, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 1, 0},          // -15
+      {{1851276, 29, 5}, {1, 0, 2}, 1, 1},
+      {{462819, 29, 5}, {1, 0, 2}, 4, 0},                           // 4-byte elements: cp.async
+      {{24, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 2, -1},
+      // Small enough to emulate at several pointer misalignments.
+      {{4, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 1, 1},
+      {{12, 25, 18, 6, 10, 4}, {4, 2, 0, 3, 5, 1}, 2, 1},
+      {{2000, 29, 5}, {1, 0, 2}, 1, 1},
+      {{2000, 29, 5}, {1, 0, 2}, 2, 1},
+  };
+  for (const auto& k : cases) {
+    const xpose::permute_desc d = xpose::test::pdesc(k.ext, k.perm, k.eb);
+    box_params p;
+    const char* reason = "";
+    ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
+    const std::string box = fmt::format("{} x{} B: raw {} swizzle {} bulk {}", fmt::join(k.ext, ","), k.eb, p.raw,
+                                        p.swizzle, p.bulk);
+    EXPECT_EQ(p.bulk != 0, p.raw && p.swizzle == kBoxPlain && k.eb <= 2) << box;
+    if (k.bulk >= 0) EXPECT_EQ(p.bulk, k.bulk) << box;
+    std::int64_t count = 1;
+    for (auto e : k.ext) count *= e;
+    if (count > 400000) continue;  // a suite size: its plan alone is checked
+    for (int mis = 0; mis < 16 / k.eb; mis += 1 + 3 / k.eb)
+      EXPECT_EQ(emulate(d, p, mis, (mis * 5) % (16 / k.eb), 7 + mis), "") << box;
+  }
+}
+
 TEST(BoxTile, TwoDimTransposeAtEveryMisalignment) {
   xpose::permute_desc d = xpose::test::pdesc({301, 173}, {1, 0});
   for (const int eb : {1, 2, 4, 8, 16}) {
