@@ -734,7 +734,7 @@ inline void copy_by_32(std::byte* dst, const std::byte* src, i64 e) {
 }
 
 // Copies an element of W / 2 + 1 .. W - 1 bytes as one W-byte move, spilling W - e bytes past it
-// (into the next element along the output row, written after it; see generic_tile_any).
+// (into the next element along the output row, written after it; see spilling_tile).
 template <int W>
 inline void copy_spilling(std::byte* dst, const std::byte* src) {
   unsigned char a[W];

@@ -311,6 +311,10 @@ constexpr int kBoxRawMaxElem = 8;
 // it. 4- and 8-byte elements: f32 [462819,29,5] 78.2 -> 72.4 and [128561,174,3] 87.4 -> 83.7 (one
 // input run of 16-18 KiB a tile, one bulk copy), two more +0.5 and +1.6; f64 -1.4 to +0.9 on three.
 constexpr int kBoxBulkMaxElem = 2;
+// bulk_alternative: layout p's raw rows could be bulk rows (under no swizzle); bulk_rows: they are
+// (unswizzled, each run's aligned chunks one piece of shared memory).
+bool bulk_alternative(const box_params& p, int elem_bytes) { return p.raw && elem_bytes <= kBoxBulkMaxElem; }
+bool bulk_rows(const box_params& p, int elem_bytes) { return bulk_alternative(p, elem_bytes) && p.swizzle == kBoxPlain; }
 // What the bank model (box_wavefronts) counts for a raw row's cp.async chunk, as a multiple of an
 // ideal 16-byte store, where the layout could take bulk rows instead (no swizzle): Nsight Compute
 // put the cp.async stores of i8 [24,7,19,17,3,14,21,5] at 5.7 M shared wavefronts against 1.9 M for
@@ -505,10 +509,8 @@ std::int64_t box_wavefronts(const box_params& p, int elem_bytes) {
   // Load phase: lane u stores chunk k of row r at P * r + 16 k, as one 16-byte store or four words.
   // Bulk rows (kBoxBulkMaxElem) come in through the copy engine, not the threads' stores; where
   // the alternative is bulk rows, raw rows' cp.async stores weigh kRawAsyncWeight.
-  const bool bulk_alternative = p.raw && elem_bytes <= kBoxBulkMaxElem;
-  const bool bulk = bulk_alternative && p.swizzle == kBoxPlain;
-  const int load_weight = bulk_alternative ? kRawAsyncWeight : 1;
-  const int load_items = bulk ? 0 : p.runs_in * p.nc_in;
+  const int load_weight = bulk_alternative(p, elem_bytes) ? kRawAsyncWeight : 1;
+  const int load_items = bulk_rows(p, elem_bytes) ? 0 : p.runs_in * p.nc_in;
   for (int w0 = 0; w0 < load_items && w0 < kSample * model::kWarpSize; w0 += model::kWarpSize)
     for (int q = 0; q < (p.vec_rows ? 1 : 4); ++q) {
       for (int l = 0; l < model::kWarpSize; ++l) {
@@ -735,9 +737,7 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
   const std::int64_t entries = std::int64_t{chosen.runs_in} + chosen.runs_out + chosen.run_out;
   chosen.one_shot = s != kBoxOneShotSkipElem && std::int64_t{chosen.volume} * s >= kBoxOneShotBytesPerEntry * entries &&
                     chosen.tiles <= std::numeric_limits<std::int32_t>::max();
-  // Bulk rows (kBoxBulkMaxElem): raw rows unswizzled, each run's aligned chunks one piece of
-  // shared memory.
-  chosen.bulk = chosen.raw && chosen.swizzle == kBoxPlain && s <= kBoxBulkMaxElem;
+  chosen.bulk = bulk_rows(chosen, s);  // kBoxBulkMaxElem
   *out = chosen;
   return true;
 }
