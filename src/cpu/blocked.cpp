@@ -174,6 +174,17 @@ constexpr i64 kRowsFirstMaxOutRowsAmd = 128, kRowsFirstMaxOutRowsIntel = 32;
 i64 rows_first_max_out_rows(cpu_tuning t) {
   return t == cpu_tuning::kIntel ? kRowsFirstMaxOutRowsIntel : kRowsFirstMaxOutRowsAmd;
 }
+// ... and such a tile's output rows (its i side) are at most this many bytes: the short-side growth
+// (kShortSideTileBytes) made [N,29,5] perm 1,0,2 tiles of 29 input columns by 1120 B (i8: 224 x
+// 29 of 5 B, 32 KiB of input and 32 KiB of staged output), which ran as slowly with the tensor in
+// L2 as in DRAM. Zen 4 host, 2 threads, GB/s, ti swept in alternating rounds (docs/cpu.md "Fiftieth
+// session"): i8 [1851276,29,5] ti 224 / 96 / 64 / 48 / 40 / 32: 17.7-18.2 / 17.6-18.6 / 19.4-20.2 /
+// 21.3-23.0 / 20.4-20.5 / 19.8-20.9; f16 [925638,29,5] (10 B) ti 112 / 48 / 24 / 12: 22.2-23.8 /
+// 23.9-25.8 / 25.1-28.0 / 26.5-28.3; f32 [462819,29,5] (20 B) ti 48 / 24 / 12 / 6: 24.4-25.9 /
+// 25.4-28.1 / 28.1-32.5 / 26.8-26.9. Tiles that were already under it keep their ti (f16
+// [360800,124,3,1], 32 x 124 of 6 B, lost at 16 and 8); those it trims by one or two elements
+// measured level (f64 [462819,29,5] 7 -> 6, i8 [5572,15,13,13,19] 16 -> 13, f16 [2786,...] 8 -> 7).
+constexpr i64 kRowsFirstOutRowBytes = 240;
 
 // Output rows at differing line offsets (ld_out * E not a multiple of 64) take >= 256 B rows
 // whatever the element: each tile then transposes one extra line's worth per row (run_tiles,
@@ -240,6 +251,26 @@ const tile_rule& rule_for(const blocked_nest& n) {
 // the short-side shapes were measured with (NCHW-like [64,128,128,64] perm (0,3,1,2): 78% of
 // memcpy vs 62% with 256 KiB tiles).
 constexpr i64 kShortSideTileBytes = 64 << 10;
+// ... but under the `amd` tuning, tiles of elements with a SIMD kernel grow only to
+// kShortSideTileBytesAmd, unless their input rows lie side by side and are at least
+// kShortSideLongRowBytes (the NCHW-like shape above). Zen 4 host, 2 threads, GB/s, medians of two
+// alternating rounds, growth to 64 / 32 / 16 KiB (docs/cpu.md "Fiftieth session"): f16
+// [274,108,82,55] perm 3,2,0,1 (576 / 288 / 128 x 55) 19.1 / 22.8 / 23.9; f32 [21,25,14,19,19,25]
+// perm 5,4,3,0,1,2 17.1 / 20.5 / 22.8, [137,108,82,55] 27.9 / 30.9 / 33.0, [683,11,25,21,17] perm
+// 4,0,1,2,3 27.9 / 27.8 / 30.9; f64 [692,19,10,3,10,17] perm 5,4,1,2,3,0 29.5 / 32.4 / 34.6,
+// [21,25,...] 23.6 / 27.8 / 27.9; i8 [2732,11,25,21,17] 19.2 / 19.9 / 21.2, [256,128,128,64] perm
+// 0,3,1,2 (64 B rows) 23.4 / 25.2 / 24.9; f16 [128,128,128,64] 25.9 / 26.2 / 26.6. The NCHW shape
+// with 4- and 8-byte elements (rows of 256 and 512 B side by side) lost: f32 [64,128,128,64] 29.0 /
+// 27.2 / 25.9, f64 31.0 / 32.2 / 28.0, so it keeps 64 KiB; so do folded elements (the strided scalar
+// tile): i8 [23196,29,57,7] perm 2,1,0,3 13.2 / 12.2 / 9.8, [132,10,23,16,23,8,3] 25.9 / 26.2 /
+// 22.8. The Intel host was not measured: its tuning keeps 64 KiB.
+constexpr i64 kShortSideTileBytesAmd = 16 << 10, kShortSideLongRowBytes = 256;
+i64 short_side_tile_bytes(const blocked_nest& n, cpu_tuning t) {
+  const i64 e = n.elem, row = n.j.extent * e;
+  const bool long_rows_side_by_side = n.i.in_stride == row && row >= kShortSideLongRowBytes;
+  if (t == cpu_tuning::kIntel || elem_index(e) < 0 || long_rows_side_by_side) return kShortSideTileBytes;
+  return kShortSideTileBytesAmd;
+}
 // Batches of byte and half matrices whose output rows are at most kWholeOutRowsMaxBytes and
 // contiguous: tiles of whole output rows by kWholeOutRowsCols columns (choose_tiles), instead of
 // whole input rows by part of the output rows. Intel Xeon host, 2 threads, % of memcpy, two runs
@@ -613,7 +644,7 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
     s.tj = std::min(nj, std::max(s.tj, ceil_div(kFoldedInRow, e)));
   }
   // One side short: the tile grows along the other, to at most kShortSideTileBytes.
-  const i64 grow = std::min(budget, kShortSideTileBytes);
+  const i64 grow = std::min(budget, short_side_tile_bytes(n, tuning));
   // Not a batch in the plain walk's tile whose input rows fill the tile's (kPlainWideWalk).
   const bool plain_rows_whole = plain && n.outer_rank > 0 && nj * e >= w.in_row;
   if (s.tj == nj && !plain_rows_whole) s.ti = std::min(ni, std::max(s.ti, grow / (nj * e)));
@@ -701,6 +732,7 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   // input is one sequential stretch and its output rows few enough (kRowsFirstMaxOutRows).
   s.rows_first = elem_index(e) < 0 && !pads_elements(e) && !n.i_chain_rank && !n.j_chain_rank &&
                  n.j.in_stride == e && n.i.in_stride <= 2 * s.tj * e && s.tj <= rows_first_max_out_rows(tuning);
+  if (s.rows_first) s.ti = std::min(s.ti, ceil_div(kRowsFirstOutRowBytes, e));
   return s;
 }
 

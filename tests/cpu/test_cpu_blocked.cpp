@@ -1314,6 +1314,7 @@ TEST(CpuBlocked, FewRowsTilesOnlyAtAliasingStrides) {
     std::vector<i64> extents;
     int eb;
     const char* tiles;
+    const char* amd_tiles = nullptr;  // where the `amd` tuning differs (its short-side growth)
   } cases[] = {
       {{600, 4, 512}, 1, "256x256 tiles"},  // rows 2048 B apart: few rows (256 B: odd line offsets)
       {{600, 4, 520}, 1, "256x520 tiles"},  // 2080 B apart: whole rows of the ordinary rule
@@ -1321,7 +1322,7 @@ TEST(CpuBlocked, FewRowsTilesOnlyAtAliasingStrides) {
       {{600, 4, 520}, 2, "128x520 tiles"},
       {{600, 8, 700}, 1, "256x700 tiles"},
       {{1100, 16, 128}, 4, "64x64 tiles"},  // (output rows of 4400 B: f32's other few-rows case is off)
-      {{1100, 16, 130}, 4, "112x130 tiles"},
+      {{1100, 16, 130}, 4, "112x130 tiles", "64x130 tiles"},
       // f32 matrices of 128 KiB and more with input rows of 1 KiB and more keep the long tiles
       // (kFewRows4MaxMatrixBytes): 2.2 MiB matrices, rows 8 KiB apart
       {{1100, 4, 512}, 4, "64x512 tiles"},
@@ -1329,12 +1330,47 @@ TEST(CpuBlocked, FewRowsTilesOnlyAtAliasingStrides) {
       {{128, 32, 256}, 4, "64x256 tiles"},  // 128 KiB matrices: long tiles
       {{120, 32, 256}, 4, "64x64 tiles"},   // 120 KiB: few rows
   };
-  for (const auto& k : cases) {
-    std::string summary;
-    ASSERT_EQ(check_permute(pdesc(k.extents, {2, 1, 0}, k.eb), 2, &summary), "") << summary;
-    EXPECT_NE(summary.find(k.tiles), std::string::npos) << k.tiles << " | " << summary;
+  for (xpose::cpu_tuning t : {xpose::cpu_tuning::kAmd, xpose::cpu_tuning::kIntel}) {
+    g_tuning = t;
+    for (const auto& k : cases) {
+      std::string summary;
+      ASSERT_EQ(check_permute(pdesc(k.extents, {2, 1, 0}, k.eb), 2, &summary), "") << summary;
+      const char* want = t == xpose::cpu_tuning::kAmd && k.amd_tiles ? k.amd_tiles : k.tiles;
+      EXPECT_NE(summary.find(want), std::string::npos) << want << " | " << summary;
+    }
   }
+  g_tuning = xpose::cpu_tuning::kAuto;
 }
+
+// Tiles with one whole short side grow along the other to 64 KiB, but to 16 KiB under the `amd`
+// tuning for elements with a SIMD kernel whose input rows are not side by side and 256 B or longer
+// (kShortSideTileBytesAmd). Rows-first strided scalar tiles take output rows of at most 240 B
+// (kRowsFirstOutRowBytes) under both. Each against the reference, 2 threads.
+TEST(CpuBlocked, ShortSideGrowthAndRowsFirstRows) {
+  struct c {
+    permute_desc d;
+    const char *amd, *intel;
+  } cases[] = {
+      {pdesc({20000, 17}, {1, 0}, 1), "960x17 tiles", "3840x17 tiles"},
+      {pdesc({4000, 17}, {1, 0}, 2), "480x17 tiles", "1920x17 tiles"},
+      {pdesc({64, 16384, 64}, {0, 2, 1}, 1), "256x64 tiles", "1024x64 tiles"},  // 64 B rows side by side
+      {pdesc({8, 4096, 64}, {0, 2, 1}, 4), "256x64 tiles", "256x64 tiles"},     // 256 B rows: 64 KiB on both
+      {pdesc({9000, 29, 5}, {1, 0, 2}, 1), "48x29 tiles", "48x29 tiles"},       // rows first, 5 B: 240 B rows
+      {pdesc({4000, 29, 5}, {1, 0, 2}, 4), "12x29 tiles", "12x29 tiles"},       // 20 B
+      {pdesc({3000, 124, 3, 1}, {1, 0, 2, 3}, 2), "32x124 tiles", "32x124 tiles"},  // under the cap already
+  };
+  for (xpose::cpu_tuning t : {xpose::cpu_tuning::kAmd, xpose::cpu_tuning::kIntel}) {
+    g_tuning = t;
+    for (const auto& k : cases) {
+      std::string summary;
+      ASSERT_EQ(check_permute(k.d, 2, &summary), "") << summary;
+      const char* want = t == xpose::cpu_tuning::kAmd ? k.amd : k.intel;
+      EXPECT_NE(summary.find(want), std::string::npos) << want << " | " << summary;
+    }
+  }
+  g_tuning = xpose::cpu_tuning::kAuto;
+}
+
 
 // Folded elements through the strided scalar loop walk the input rows first where the tile's input
 // rows lie close together and its output rows are few (kRowsFirstMaxOutRows: 128 under the AMD
