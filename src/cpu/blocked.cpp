@@ -216,6 +216,15 @@ constexpr tile_rule kRuleStaged2{256, 2048, 256 << 10};
 // the rounds' spread ([512,1024,512] and [512,512,512] perm 0,2,1): they keep the unstaged tiles.
 constexpr i64 kStagedBatchMatrixBytes = 1 << 20;
 constexpr i64 kStagedBatchInRow = 512;
+// Under the `amd` tuning, such batches of bytes whose input rows are not side by side (the rank-3
+// reversal [R,B,C] perm 2,1,0 and its kin: rows of C bytes, B * C apart) take 512 B input rows
+// instead of kRuleStaged1's 1 KiB. Zen 4 host, 2 threads, GB/s, two rounds alternating, 1 KiB / 512 B
+// (docs/cpu.md "Fiftieth session"): i8 [21024,8,14,19,6] perm 2,3,4,1,0 (8 matrices of 21024 x 1596)
+// 18.0-18.5 / 21.0-22.2, [16384,4,4096] perm 2,1,0 23.6-24.9 / 25.7-26.3, [8192,16,2048] 24.9-25.1 /
+// 26.3-26.5, [4096,32,2048] 24.4-24.6 / 26.0-27.1. The plain 16384^2 transpose lost with them
+// (25.2-27.3 / 23.9-25.3) and keeps 1 KiB; halves were mixed (f16 [10512,8,14,19,6] up 20% with 512
+// B rows, [4096,16,2048] perm 2,1,0 down) and keep kRuleStaged2.
+constexpr tile_rule kRuleStaged1Scattered{256, 512, 256 << 10};
 
 // Input rows a multiple of this apart land in the same few sets of the 8-way, 64-set L1 data
 // cache, so the 8 or 16 rows of a micro-kernel evict each other and every load goes to L2: the
@@ -622,8 +631,9 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   // matrices of 21024 x 1596 whose output rows are 21024 B apart) 49.1, 50.3 -> 63.6, 64.8;
   // 16385 x 16384 50.8, 50.3 -> 64.6, 68.2; f16 [10512,8,14,19,6] 58.3, 56.4 -> 76.5, 72.7;
   // 10000 x 10000 69.8, 62.0 -> 78.3, 74.4 (docs/cpu.md "Thirty-second session").
-  const tile_rule& staged_rule = e == 1 ? kRuleStaged1 : kRuleStaged2;
   const bool batch = n.outer_rank > 0;  // (kStagedBatchMatrixBytes)
+  const bool scattered_batch_rows = batch && n.i.in_stride != nj * e && tuning != cpu_tuning::kIntel;
+  const tile_rule& staged_rule = e == 1 ? (scattered_batch_rows ? kRuleStaged1Scattered : kRuleStaged1) : kRuleStaged2;
   s.staged = kt.stage_rows && e <= 2 && (!batch || ni * nj * e >= kStagedBatchMatrixBytes) && n.i.out_stride == e &&
              n.j.in_stride == e && out_bytes >= kStreamMinBytes &&
              ni * e >= 4 * staged_rule.out_row && nj * e >= (batch ? kStagedBatchInRow : staged_rule.in_row);

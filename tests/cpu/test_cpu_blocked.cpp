@@ -1372,6 +1372,31 @@ TEST(CpuBlocked, ShortSideGrowthAndRowsFirstRows) {
 }
 
 
+// Staged batches of byte matrices take 1 KiB input rows, but 512 B under the `amd` tuning where the
+// input rows are not side by side (kRuleStaged1Scattered: the rank-3 reversal); batches of
+// contiguous matrices keep 1 KiB under both. Each against the reference, 2 threads.
+TEST(CpuBlocked, StagedByteBatchInputRows) {
+  if (!xpose::detail::cpu::active_kernels().stage_rows) GTEST_SKIP() << "this CPU's kernels do not stage input rows (no AVX2)";
+  struct c {
+    permute_desc d;
+    const char *amd, *intel;
+  } cases[] = {
+      {pdesc({1024, 4, 2048}, {2, 1, 0}, 1), "256x512 tiles", "256x1024 tiles"},
+      {pdesc({4, 1024, 2048}, {0, 2, 1}, 1), "256x1024 tiles", "256x1024 tiles"},
+  };
+  for (xpose::cpu_tuning t : {xpose::cpu_tuning::kAmd, xpose::cpu_tuning::kIntel}) {
+    g_tuning = t;
+    for (const auto& k : cases) {
+      std::string summary;
+      ASSERT_EQ(check_permute(k.d, 2, &summary), "") << summary;
+      const char* want = t == xpose::cpu_tuning::kAmd ? k.amd : k.intel;
+      EXPECT_NE(summary.find(want), std::string::npos) << want << " | " << summary;
+      EXPECT_NE(summary.find("staged input"), std::string::npos) << summary;
+    }
+  }
+  g_tuning = xpose::cpu_tuning::kAuto;
+}
+
 // Folded elements through the strided scalar loop walk the input rows first where the tile's input
 // rows lie close together and its output rows are few (kRowsFirstMaxOutRows: 128 under the AMD
 // tuning, 32 under the Intel one), else the output rows first; both orders against the reference,
