@@ -1342,15 +1342,33 @@ TEST(CpuBlocked, FewRowsTilesOnlyAtAliasingStrides) {
   g_tuning = xpose::cpu_tuning::kAuto;
 }
 
+// A permutation and the tiles its plan names under each tuning.
+struct tuned_tiles {
+  permute_desc d;
+  const char *amd, *intel;
+};
+// Each case against the reference under both tunings, 2 threads; its summary names that tuning's
+// tiles, and `also` where given.
+static void expect_tiles_per_tuning(const std::vector<tuned_tiles>& cases, const char* also = nullptr) {
+  for (xpose::cpu_tuning t : {xpose::cpu_tuning::kAmd, xpose::cpu_tuning::kIntel}) {
+    g_tuning = t;
+    for (const auto& k : cases) {
+      std::string summary;
+      ASSERT_EQ(check_permute(k.d, 2, &summary), "") << summary;
+      const char* want = t == xpose::cpu_tuning::kAmd ? k.amd : k.intel;
+      EXPECT_NE(summary.find(want), std::string::npos) << want << " | " << summary;
+      if (also) EXPECT_NE(summary.find(also), std::string::npos) << also << " | " << summary;
+    }
+  }
+  g_tuning = xpose::cpu_tuning::kAuto;
+}
+
 // Tiles with one whole short side grow along the other to 64 KiB, but to 16 KiB under the `amd`
 // tuning for elements with a SIMD kernel whose input rows are not side by side and 256 B or longer
 // (kShortSideTileBytesAmd). Rows-first strided scalar tiles take output rows of at most 240 B
 // (kRowsFirstOutRowBytes) under both. Each against the reference, 2 threads.
 TEST(CpuBlocked, ShortSideGrowthAndRowsFirstRows) {
-  struct c {
-    permute_desc d;
-    const char *amd, *intel;
-  } cases[] = {
+  expect_tiles_per_tuning({
       {pdesc({20000, 17}, {1, 0}, 1), "960x17 tiles", "3840x17 tiles"},
       {pdesc({4000, 17}, {1, 0}, 2), "480x17 tiles", "1920x17 tiles"},
       {pdesc({64, 16384, 64}, {0, 2, 1}, 1), "256x64 tiles", "1024x64 tiles"},  // 64 B rows side by side
@@ -1358,43 +1376,17 @@ TEST(CpuBlocked, ShortSideGrowthAndRowsFirstRows) {
       {pdesc({9000, 29, 5}, {1, 0, 2}, 1), "48x29 tiles", "48x29 tiles"},       // rows first, 5 B: 240 B rows
       {pdesc({4000, 29, 5}, {1, 0, 2}, 4), "12x29 tiles", "12x29 tiles"},       // 20 B
       {pdesc({3000, 124, 3, 1}, {1, 0, 2, 3}, 2), "32x124 tiles", "32x124 tiles"},  // under the cap already
-  };
-  for (xpose::cpu_tuning t : {xpose::cpu_tuning::kAmd, xpose::cpu_tuning::kIntel}) {
-    g_tuning = t;
-    for (const auto& k : cases) {
-      std::string summary;
-      ASSERT_EQ(check_permute(k.d, 2, &summary), "") << summary;
-      const char* want = t == xpose::cpu_tuning::kAmd ? k.amd : k.intel;
-      EXPECT_NE(summary.find(want), std::string::npos) << want << " | " << summary;
-    }
-  }
-  g_tuning = xpose::cpu_tuning::kAuto;
+  });
 }
-
 
 // Staged batches of byte matrices take 1 KiB input rows, but 512 B under the `amd` tuning where the
 // input rows are not side by side (kRuleStaged1Scattered: the rank-3 reversal); batches of
 // contiguous matrices keep 1 KiB under both. Each against the reference, 2 threads.
 TEST(CpuBlocked, StagedByteBatchInputRows) {
   if (!xpose::detail::cpu::active_kernels().stage_rows) GTEST_SKIP() << "this CPU's kernels do not stage input rows (no AVX2)";
-  struct c {
-    permute_desc d;
-    const char *amd, *intel;
-  } cases[] = {
-      {pdesc({1024, 4, 2048}, {2, 1, 0}, 1), "256x512 tiles", "256x1024 tiles"},
-      {pdesc({4, 1024, 2048}, {0, 2, 1}, 1), "256x1024 tiles", "256x1024 tiles"},
-  };
-  for (xpose::cpu_tuning t : {xpose::cpu_tuning::kAmd, xpose::cpu_tuning::kIntel}) {
-    g_tuning = t;
-    for (const auto& k : cases) {
-      std::string summary;
-      ASSERT_EQ(check_permute(k.d, 2, &summary), "") << summary;
-      const char* want = t == xpose::cpu_tuning::kAmd ? k.amd : k.intel;
-      EXPECT_NE(summary.find(want), std::string::npos) << want << " | " << summary;
-      EXPECT_NE(summary.find("staged input"), std::string::npos) << summary;
-    }
-  }
-  g_tuning = xpose::cpu_tuning::kAuto;
+  expect_tiles_per_tuning({{pdesc({1024, 4, 2048}, {2, 1, 0}, 1), "256x512 tiles", "256x1024 tiles"},
+                           {pdesc({4, 1024, 2048}, {0, 2, 1}, 1), "256x1024 tiles", "256x1024 tiles"}},
+                          "staged input");
 }
 
 // Folded elements through the strided scalar loop walk the input rows first where the tile's input
