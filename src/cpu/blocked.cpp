@@ -653,7 +653,7 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
     s.ti = std::min(ni, std::max(s.ti, ceil_div(kFoldedOutRow, e)));
     s.tj = std::min(nj, std::max(s.tj, ceil_div(kFoldedInRow, e)));
   }
-  // One side short: the tile grows along the other, to at most kShortSideTileBytes.
+  // One side short: the tile grows along the other, to at most short_side_tile_bytes.
   const i64 grow = std::min(budget, short_side_tile_bytes(n, tuning));
   // Not a batch in the plain walk's tile whose input rows fill the tile's (kPlainWideWalk).
   const bool plain_rows_whole = plain && n.outer_rank > 0 && nj * e >= w.in_row;
