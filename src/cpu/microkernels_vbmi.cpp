@@ -18,6 +18,7 @@
 // stored with byte masks, so no element goes alone.
 #include <immintrin.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <utility>
@@ -67,9 +68,11 @@ struct narrow_vbmi {
     return t;
   }();
 
-  static void permute(const __m512i* a, __m512i* o) {
+  [[gnu::always_inline]] static void permute(const __m512i* a, __m512i* o) {
+#pragma GCC unroll 8
     for (int r = 0; r < NI; ++r) {
       __m512i acc = _mm512_setzero_si512();
+#pragma GCC unroll 4
       for (int q = 0; q < NP; ++q) {
         if (!kT.mask[r][q]) continue;
         const __m512i ix = _mm512_loadu_si512(kT.idx[r][q].data());
@@ -81,60 +84,97 @@ struct narrow_vbmi {
   }
 
   // Bytes [0, n) of a 64-byte register as a mask.
-  static __mmask64 first(i64 n) { return n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1; }
+  [[gnu::always_inline]] static __mmask64 first(i64 n) { return n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1; }
 
-  // N input rows (ldi apart) -> packed output rows (ldo == N * E), `cols` columns.
-  static void rows(const std::byte* in, i64 ldi, std::byte* out, i64 cols) {
+  // Lane c % 4 of register c / 4: the 16-byte chunk of row c.
+  [[gnu::always_inline]] static __m128i lane(const __m512i* o, int c) {
+    switch (c % 4) {  // (c is a constant once the loops are unrolled)
+      case 0: return _mm512_castsi512_si128(o[c / 4]);
+      case 1: return _mm512_extracti32x4_epi32(o[c / 4], 1);
+      case 2: return _mm512_extracti32x4_epi32(o[c / 4], 2);
+      default: return _mm512_extracti32x4_epi32(o[c / 4], 3);
+    }
+  }
+
+  // One group of w <= W columns. Full groups (w == W) are compiled apart, every load, permute and
+  // store unrolled with constant masks: with the run-time checks of the partial group in the loop,
+  // 31-wide tiles ran 20% slower than the AVX2 kernels, whose 16x16 blocks do the work twice.
+  template <bool Full>
+  [[gnu::always_inline]] static void rows_group(const std::byte* in, i64 ldi, std::byte* d, i64 w) {
     __m512i a[NI], o[NI];
-    for (i64 j = 0; j < cols; j += W) {
-      const i64 w = cols - j < W ? cols - j : W;  // columns in this group
-      const __mmask16 lm = static_cast<__mmask16>((1u << (w * E)) - 1);
-      auto row = [&](int k) {
-        if (k >= N) return _mm_setzero_si128();
-        const std::byte* p = in + k * ldi + j * E;
-        return w == W ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)) : _mm_maskz_loadu_epi8(lm, p);
-      };
-      for (int r = 0; r < NI; ++r) {
-        a[r] = _mm512_zextsi128_si512(row(4 * r));
-        if (4 * r + 1 < N) a[r] = _mm512_inserti32x4(a[r], row(4 * r + 1), 1);
-        if (4 * r + 2 < N) a[r] = _mm512_inserti32x4(a[r], row(4 * r + 2), 2);
-        if (4 * r + 3 < N) a[r] = _mm512_inserti32x4(a[r], row(4 * r + 3), 3);
-      }
-      permute(a, o);
-      std::byte* d = out + j * N * E;
-      const i64 bytes = w * N * E;
-      for (int r = 0; r < NI && 64 * r < bytes; ++r) {
-        if (bytes - 64 * r >= 64) _mm512_storeu_si512(d + 64 * r, o[r]);
-        else _mm512_mask_storeu_epi8(d + 64 * r, first(bytes - 64 * r), o[r]);
-      }
+    const __mmask16 lm = static_cast<__mmask16>((1u << (w * E)) - 1);
+    auto row = [&](int k) __attribute__((always_inline)) {
+      if (k >= N) return _mm_setzero_si128();
+      const std::byte* p = in + k * ldi;
+      return Full || w == W ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)) : _mm_maskz_loadu_epi8(lm, p);
+    };
+#pragma GCC unroll 8
+    for (int r = 0; r < NI; ++r) {
+      a[r] = _mm512_zextsi128_si512(row(4 * r));
+      if (4 * r + 1 < N) a[r] = _mm512_inserti32x4(a[r], row(4 * r + 1), 1);
+      if (4 * r + 2 < N) a[r] = _mm512_inserti32x4(a[r], row(4 * r + 2), 2);
+      if (4 * r + 3 < N) a[r] = _mm512_inserti32x4(a[r], row(4 * r + 3), 3);
+    }
+    permute(a, o);
+    const i64 bytes = Full ? 16 * N : w * N * E;
+#pragma GCC unroll 8
+    for (int r = 0; r < NI; ++r) {
+      if (64 * r >= bytes) break;
+      if (bytes - 64 * r >= 64) _mm512_storeu_si512(d + 64 * r, o[r]);
+      else _mm512_mask_storeu_epi8(d + 64 * r, first(bytes - 64 * r), o[r]);
+    }
+  }
+
+  // N input rows (ldi apart) -> packed output rows (ldo == N * E), `cols` columns. The narrow
+  // tiles (N < 16), often one or two groups long, take one loop that checks each group: with the
+  // full groups compiled apart as well, tile() grew and the 9 x 24 tiles of the suite's i8 [52,9,
+  // 25,8,13,9,4,6] ran 8% slower.
+  [[gnu::always_inline]] static void rows(const std::byte* in, i64 ldi, std::byte* out, i64 cols) {
+    if constexpr (N < 16) {
+      for (i64 j = 0; j < cols; j += W) rows_group<false>(in + j * E, ldi, out + j * N * E, std::min<i64>(W, cols - j));
+      return;
+    }
+    const i64 full = cols / W * W;
+    for (i64 j = 0; j < full; j += W) rows_group<true>(in + j * E, ldi, out + j * N * E, W);
+    if (full < cols) rows_group<false>(in + full * E, ldi, out + full * N * E, cols - full);
+  }
+
+  // One group of w <= W packed input rows; Full as in rows_group. Over: the group's last register
+  // is loaded whole, past the group's 16N bytes into the next group's (which the permute tables
+  // never pick), instead of by a byte mask: a masked load across a line ran at a fraction of the
+  // speed on the Zen 4 host (62% of the kernel's samples on it, 31-wide tiles).
+  template <bool Full, bool Over = false>
+  [[gnu::always_inline]] static void cols_group(const std::byte* s, std::byte* out, i64 ldo, i64 w) {
+    __m512i a[NI], o[NI];
+    const i64 bytes = Full ? (Over ? 64 * NI : 16 * N) : w * N * E;
+#pragma GCC unroll 8
+    for (int r = 0; r < NI; ++r)
+      a[r] = bytes - 64 * r >= 64 ? _mm512_loadu_si512(s + 64 * r)
+                                  : _mm512_maskz_loadu_epi8(first(bytes > 64 * r ? bytes - 64 * r : 0), s + 64 * r);
+    permute(a, o);
+    const __mmask16 sm = static_cast<__mmask16>((1u << (w * E)) - 1);
+#pragma GCC unroll 32
+    for (int c = 0; c < N; ++c) {
+      std::byte* d = out + c * ldo;
+      if (Full || w == W) _mm_storeu_si128(reinterpret_cast<__m128i*>(d), lane(o, c));
+      else _mm_mask_storeu_epi8(d, sm, lane(o, c));
     }
   }
 
   // Packed input rows (ldi == N * E), `rows` of them -> N output rows (ldo apart).
-  static void cols(const std::byte* in, std::byte* out, i64 ldo, i64 rows) {
-    __m512i a[NI], o[NI];
-    for (i64 i = 0; i < rows; i += W) {
-      const i64 w = rows - i < W ? rows - i : W;  // input rows in this group
-      const std::byte* s = in + i * N * E;
-      const i64 bytes = w * N * E;
-      for (int r = 0; r < NI; ++r)
-        a[r] = bytes - 64 * r >= 64 ? _mm512_loadu_si512(s + 64 * r)
-                                    : _mm512_maskz_loadu_epi8(first(bytes > 64 * r ? bytes - 64 * r : 0), s + 64 * r);
-      permute(a, o);
-      const __mmask16 sm = static_cast<__mmask16>((1u << (w * E)) - 1);
-      for (int c = 0; c < N; ++c) {
-        __m128i y;
-        switch (c % 4) {  // (c is a constant once the loop is unrolled)
-          case 0: y = _mm512_castsi512_si128(o[c / 4]); break;
-          case 1: y = _mm512_extracti32x4_epi32(o[c / 4], 1); break;
-          case 2: y = _mm512_extracti32x4_epi32(o[c / 4], 2); break;
-          default: y = _mm512_extracti32x4_epi32(o[c / 4], 3); break;
-        }
-        std::byte* d = out + c * ldo + i * E;
-        if (w == W) _mm_storeu_si128(reinterpret_cast<__m128i*>(d), y);
-        else _mm_mask_storeu_epi8(d, sm, y);
-      }
+  [[gnu::always_inline]] static void cols(const std::byte* in, std::byte* out, i64 ldo, i64 rows) {
+    if constexpr (N < 16) {  // as in rows()
+      for (i64 i = 0; i < rows; i += W) cols_group<false>(in + i * N * E, out + i * E, ldo, std::min<i64>(W, rows - i));
+      return;
     }
+    const i64 full = rows / W * W;
+    // Groups with 64 NI - 16 N bytes of input after them are loaded whole.
+    const i64 over = (N % 4 == 0 || rows * N * E < 64 * NI) ? 0 : (rows * N * E - 64 * NI) / (16 * N) + 1;
+    const i64 over_end = std::min(full, over * W);
+    i64 i = 0;
+    for (; i < over_end; i += W) cols_group<true, true>(in + i * N * E, out + i * E, ldo, W);
+    for (; i < full; i += W) cols_group<true>(in + i * N * E, out + i * E, ldo, W);
+    if (full < rows) cols_group<false>(in + full * N * E, out + full * E, ldo, rows - full);
   }
 };
 
@@ -150,18 +190,49 @@ const kernel_table* base() { return avx2_kernels(); }
 // in four rounds; f16 9 x 3e7 81-94 / 77-86; i8 4e7 x 3 67-72 / 64-67; i8 3 x 4e7 and 3e7 x 9 tied):
 // a group of N 16-byte rows ends in a masked store unless N is a multiple of 4.
 constexpr i64 kShortSide = 64, kLongRowsMin1 = 5;
+// Medium tiles: a packed side of 17-31 elements (kMediumMax), which the AVX2 kernels do as a 16x16
+// block and a second, overlapping one (every byte shuffled twice). Here the same group permute,
+// up to 8 registers. Interleaved rounds on the Zen 4 host, 2 threads, GB/s of the 2-D transpose
+// of 256 MiB, AVX2 -> this (docs/cpu.md "Fifty-first session"):
+// - rows packed on the output (N x 2^28/N): i8 N = 17 26.7 -> 42.9, 19 27.4 -> 35.2, 22 25.7 ->
+//   30.9, 26 24.3 -> 33.1, 31 25.4 -> 29.6; f16 17 23.6 -> 32.6, 22 27.2 -> 36.5, 31 22.4 -> 30.6.
+// - rows packed on the input (2^28/N x N): i8 17 20.0 -> 25.5, 20 20.6 -> 26.4, but 22 21.1 ->
+//   19.4, 26 22.8 -> 19.5, 31 24.9 -> 22.4 (stalled on the loads even with prefetches, which
+//   brought it back to level only); f16 19-21 level. So that side only for bytes, N <= 20.
+constexpr i64 kMediumMax = 31, kMediumColsMax1 = 20;
 template <int E>
-bool narrow(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
+bool medium(i64 rows, i64 cols, i64 ldi, i64 ldo, bool& out_packed) {
+  out_packed = rows > 16 && rows <= kMediumMax && ldo == rows * E && cols >= 16 / E;
+  return out_packed || (E == 1 && cols > 16 && cols <= kMediumColsMax1 && ldi == cols && rows >= 16);
+}
+
+// Out of line: the narrow tiles' kernels above are inlined into tile(), and short tiles lost 10%
+// when these long tiles' 30 kernels were too (GCC then stopped inlining the narrow ones).
+template <int E>
+[[gnu::noinline]] void medium_tile(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols,
+                                   bool out_packed) {
+  if (out_packed)
+    with_count<17, kMediumMax>(rows, [&]<int N>() { narrow_vbmi<E, N, true>::rows(in, ldi, out, cols); });
+  else
+    with_count<17, kMediumColsMax1>(cols, [&]<int N>() { narrow_vbmi<E, N, false>::cols(in, out, ldo, rows); });
+}
+
+template <int E>
+[[gnu::always_inline]] inline bool narrow(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
   if (rows >= 2 && rows <= 15 && ldo == rows * E && (cols < kShortSide || (E == 1 && rows >= kLongRowsMin1))) {
-    with_narrow15(rows, [&]<int N>() {
-      if constexpr (N >= 2) narrow_vbmi<E, N, true>::rows(in, ldi, out, cols);
+    with_count<2, 15>(rows, [&]<int N>() __attribute__((always_inline)) {
+      narrow_vbmi<E, N, true>::rows(in, ldi, out, cols);
     });
     return true;
   }
   if (cols >= 2 && cols <= 15 && ldi == cols * E && rows < kShortSide) {
-    with_narrow15(cols, [&]<int N>() {
-      if constexpr (N >= 2) narrow_vbmi<E, N, false>::cols(in, out, ldo, rows);
+    with_count<2, 15>(cols, [&]<int N>() __attribute__((always_inline)) {
+      narrow_vbmi<E, N, false>::cols(in, out, ldo, rows);
     });
+    return true;
+  }
+  if (bool out_packed; medium<E>(rows, cols, ldi, ldo, out_packed)) {
+    medium_tile<E>(in, ldi, out, ldo, rows, cols, out_packed);
     return true;
   }
   return false;

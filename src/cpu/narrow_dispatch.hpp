@@ -1,10 +1,11 @@
-// with_narrow15: a run-time count of 1-15 (a narrow tile's short side) to a compile-time one, for
-// the narrow kernels of microkernels_avx2.cpp and microkernels_vbmi.cpp. Only included by those
+// with_narrow15 / with_count: a run-time count (a narrow tile's short side) to a compile-time one,
+// for the narrow kernels of microkernels_avx2.cpp and microkernels_vbmi.cpp. Only included by those
 // instruction-set translation units; in an unnamed namespace like everything there, so that no
 // instantiation built with one instruction set can be picked by the linker for another.
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 namespace xpose::detail::cpu {
 namespace {
@@ -29,6 +30,15 @@ void with_narrow15(std::int64_t n, F&& f) {
     case 14: return f.template operator()<14>();
     case 15: return f.template operator()<15>();
   }
+}
+
+// Calls f.template operator()<N>() for Lo <= n <= Hi (nothing otherwise). Always inlined, so that
+// a caller that is itself inlined keeps its kernels inline (the VBMI file's short tiles).
+template <int Lo, int Hi, class F>
+[[gnu::always_inline]] inline void with_count(std::int64_t n, F&& f) {
+  [&]<int... K>(std::integer_sequence<int, K...>) __attribute__((always_inline)) {
+    (void)((n == Lo + K && (f.template operator()<Lo + K>(), true)) || ...);
+  }(std::make_integer_sequence<int, Hi - Lo + 1>{});
 }
 
 }  // namespace

@@ -280,12 +280,13 @@ TEST(CpuBlockedKernels, LongRowTiles) {
 }
 
 // Narrow tiles packed on the short side (the permute-and-blend / pshufb kernels): every short side
-// 1..15, both directions, long sides around the vector widths, every element size.
+// 1..31 (17-31: the VBMI medium tiles, whose packed input is read a register past each group but
+// never past the tile), both directions, long sides around the vector widths, every element size.
 TEST(CpuBlockedKernels, NarrowPackedTiles) {
   for (const auto* kt : kernel_tables()) {
     for (int ei = 0; ei < 5; ++ei) {
       const i64 e = i64{1} << ei;
-      for (i64 n = 1; n < 16; ++n)
+      for (i64 n = 1; n < 32; ++n)
         for (i64 m : {1, 7, 8, 15, 16, 17, 31, 32, 33, 47, 64, 100}) {
           for (int dir = 0; dir < 2; ++dir) {
             const i64 rows = dir ? m : n, cols = dir ? n : m;
