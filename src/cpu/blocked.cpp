@@ -1879,6 +1879,7 @@ plain_walk plain_2d_walk(cpu_tuning t, i64 elem) {
 kernel_table tuned_kernels(cpu_tuning t) {
   kernel_table k = active_kernels();
   if (t == cpu_tuning::kIntel && k.stream_copy_pieces) k.stream_copy = k.stream_copy_pieces;
+  if (t == cpu_tuning::kAmd && k.tile_amd[0]) std::copy(k.tile_amd.begin(), k.tile_amd.end(), k.tile.begin());
   return k;
 }
 

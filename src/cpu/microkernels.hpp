@@ -73,6 +73,10 @@ struct kernel_table {
   // stream, for plans of the `intel` tuning: tuned_kernels (blocked.hpp) puts it in stream_copy's
   // place for them (microkernels_avx2.cpp says why). Null: stream_copy serves every tuning.
   copy_fn stream_copy_pieces = nullptr;
+  // The 1- and 2-byte tiles for plans of the `amd` tuning, which tuned_kernels puts in tile[0] and
+  // tile[1]'s place: the VBMI table's, also taking narrow tiles of any length (microkernels_vbmi.cpp
+  // says why). Null: tile[] serves every tuning.
+  std::array<tile_fn, 2> tile_amd{};
 };
 
 // unzip_stream's channels, and how it walks its input: kUnzipPieces pieces of kUnzipPieceBytes of

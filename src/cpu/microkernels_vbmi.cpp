@@ -139,14 +139,11 @@ struct narrow_vbmi {
     if (full < cols) rows_group<false>(in + full * E, ldi, out + full * N * E, cols - full);
   }
 
-  // One group of w <= W packed input rows; Full as in rows_group. Over: the group's last register
-  // is loaded whole, past the group's 16N bytes into the next group's (which the permute tables
-  // never pick), instead of by a byte mask: a masked load across a line ran at a fraction of the
-  // speed on the Zen 4 host (62% of the kernel's samples on it, 31-wide tiles).
-  template <bool Full, bool Over = false>
+  // One group of w <= W packed input rows; Full as in rows_group.
+  template <bool Full>
   [[gnu::always_inline]] static void cols_group(const std::byte* s, std::byte* out, i64 ldo, i64 w) {
     __m512i a[NI], o[NI];
-    const i64 bytes = Full ? (Over ? 64 * NI : 16 * N) : w * N * E;
+    const i64 bytes = Full ? 16 * N : w * N * E;
 #pragma GCC unroll 8
     for (int r = 0; r < NI; ++r)
       a[r] = bytes - 64 * r >= 64 ? _mm512_loadu_si512(s + 64 * r)
@@ -168,12 +165,7 @@ struct narrow_vbmi {
       return;
     }
     const i64 full = rows / W * W;
-    // Groups with 64 NI - 16 N bytes of input after them are loaded whole.
-    const i64 over = (N % 4 == 0 || rows * N * E < 64 * NI) ? 0 : (rows * N * E - 64 * NI) / (16 * N) + 1;
-    const i64 over_end = std::min(full, over * W);
-    i64 i = 0;
-    for (; i < over_end; i += W) cols_group<true, true>(in + i * N * E, out + i * E, ldo, W);
-    for (; i < full; i += W) cols_group<true>(in + i * N * E, out + i * E, ldo, W);
+    for (i64 i = 0; i < full; i += W) cols_group<true>(in + i * N * E, out + i * E, ldo, W);
     if (full < rows) cols_group<false>(in + full * N * E, out + full * E, ldo, rows - full);
   }
 };
@@ -189,6 +181,12 @@ const kernel_table* base() { return avx2_kernels(); }
 // tiles) 8.8 / 14.3, 8.4 / 14.8. Long tiles otherwise lost or tied (f16 3 x 4e7 81.5-83.8 / 76.0-80.9
 // in four rounds; f16 9 x 3e7 81-94 / 77-86; i8 4e7 x 3 67-72 / 64-67; i8 3 x 4e7 and 3e7 x 9 tied):
 // a group of N 16-byte rows ends in a masked store unless N is a multiple of 4.
+// Plans of the `amd` tuning take narrow tiles of any length here (tile<E, Long = true>, the table's
+// tile_amd). Zen 4 host, 2 threads, two alternating rounds, GB/s, AVX2 -> this (docs/cpu.md
+// "Fifty-first session"): batches of small matrices, i8 [514244,174,3] perm 0,2,1 20.9 -> 28.6,
+// [243148,184,6] 26.1 -> 32.0, f16 [257122,174,3] 28.6 -> 30.7, [257122,3,174] 24.9 -> 30.1,
+// [20000,12,700] 31.4 -> 40.2; long ones, i8 2.2e7 x 12 37.2 -> 50.4, f16 1.5e7 x 9 47.8 -> 55.0,
+// f16 3 x 4.5e7 56.1 -> 72.7; i8 3e7 x 9 level. (The Intel host was not measured again.)
 constexpr i64 kShortSide = 64, kLongRowsMin1 = 5;
 // Medium tiles: a packed side of 17-31 elements (kMediumMax), which the AVX2 kernels do as a 16x16
 // block and a second, overlapping one (every byte shuffled twice). Here the same group permute,
@@ -196,9 +194,10 @@ constexpr i64 kShortSide = 64, kLongRowsMin1 = 5;
 // of 256 MiB, AVX2 -> this (docs/cpu.md "Fifty-first session"):
 // - rows packed on the output (N x 2^28/N): i8 N = 17 26.7 -> 42.9, 19 27.4 -> 35.2, 22 25.7 ->
 //   30.9, 26 24.3 -> 33.1, 31 25.4 -> 29.6; f16 17 23.6 -> 32.6, 22 27.2 -> 36.5, 31 22.4 -> 30.6.
-// - rows packed on the input (2^28/N x N): i8 17 20.0 -> 25.5, 20 20.6 -> 26.4, but 22 21.1 ->
-//   19.4, 26 22.8 -> 19.5, 31 24.9 -> 22.4 (stalled on the loads even with prefetches, which
-//   brought it back to level only); f16 19-21 level. So that side only for bytes, N <= 20.
+// - rows packed on the input (2^28/N x N): i8 17 20.6 -> 26.2, 19 21.2 -> 25.1, 20 20.6 -> 26.4,
+//   but 22 21.1 -> 19.4, 26 22.8 -> 19.5, 31 24.9 -> 22.4 (stalled on the loads; prefetches only
+//   brought it back to level); f16 19-21 level. So that side only for bytes, N <= 20.
+// Both for every tuning (the Intel host was not measured).
 constexpr i64 kMediumMax = 31, kMediumColsMax1 = 20;
 template <int E>
 bool medium(i64 rows, i64 cols, i64 ldi, i64 ldo, bool& out_packed) {
@@ -217,15 +216,15 @@ template <int E>
     with_count<17, kMediumColsMax1>(cols, [&]<int N>() { narrow_vbmi<E, N, false>::cols(in, out, ldo, rows); });
 }
 
-template <int E>
+template <int E, bool Long>
 [[gnu::always_inline]] inline bool narrow(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
-  if (rows >= 2 && rows <= 15 && ldo == rows * E && (cols < kShortSide || (E == 1 && rows >= kLongRowsMin1))) {
+  if (rows >= 2 && rows <= 15 && ldo == rows * E && (Long || cols < kShortSide || (E == 1 && rows >= kLongRowsMin1))) {
     with_count<2, 15>(rows, [&]<int N>() __attribute__((always_inline)) {
       narrow_vbmi<E, N, true>::rows(in, ldi, out, cols);
     });
     return true;
   }
-  if (cols >= 2 && cols <= 15 && ldi == cols * E && rows < kShortSide) {
+  if (cols >= 2 && cols <= 15 && ldi == cols * E && (Long || rows < kShortSide)) {
     with_count<2, 15>(cols, [&]<int N>() __attribute__((always_inline)) {
       narrow_vbmi<E, N, false>::cols(in, out, ldo, rows);
     });
@@ -238,9 +237,9 @@ template <int E>
   return false;
 }
 
-template <int E>
+template <int E, bool Long>
 void tile(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 cols) {
-  if (narrow<E>(in, ldi, out, ldo, rows, cols)) return;
+  if (narrow<E, Long>(in, ldi, out, ldo, rows, cols)) return;
   base()->tile[E == 1 ? 0 : 1](in, ldi, out, ldo, rows, cols);
 }
 
@@ -252,8 +251,9 @@ const kernel_table* vbmi_kernels() {
   static const kernel_table t = [b] {
     kernel_table k = *b;
     k.isa = "avx512vbmi";
-    k.tile[0] = tile<1>;
-    k.tile[1] = tile<2>;
+    k.tile[0] = tile<1, false>;
+    k.tile[1] = tile<2, false>;
+    k.tile_amd = {tile<1, true>, tile<2, true>};
     k.unzip_stream = unzip_stream_avx512;
     k.zip_stream = zip_stream_avx512;
     return k;

@@ -137,8 +137,16 @@ std::vector<const xpose::detail::cpu::kernel_table*> kernel_tables() {
   // on a CPU without AVX-512 calling vbmi_kernels() stops the process on an illegal instruction.)
   if (__builtin_cpu_supports("avx2") && xpose::detail::cpu::avx2_kernels())
     t.push_back(xpose::detail::cpu::avx2_kernels());
-  if (xpose::detail::cpu::vbmi_supported() && xpose::detail::cpu::vbmi_kernels())
+  if (xpose::detail::cpu::vbmi_supported() && xpose::detail::cpu::vbmi_kernels()) {
     t.push_back(xpose::detail::cpu::vbmi_kernels());
+    // The `amd` tuning's 1- and 2-byte tiles (narrow tiles of any length) as a table of their own.
+    static const xpose::detail::cpu::kernel_table amd = [] {
+      xpose::detail::cpu::kernel_table k = xpose::detail::cpu::tuned_kernels(xpose::cpu_tuning::kAmd);
+      k.isa = "avx512vbmi (amd tuning)";
+      return k;
+    }();
+    if (amd.tile[0] != t.back()->tile[0]) t.push_back(&amd);
+  }
   return t;
 }
 
