@@ -586,6 +586,9 @@ bool link_rows_too_short(const blocked_nest& n, const tile_shape& s) {
 i64 links_stage_stride(const blocked_nest& n, i64 tj) {
   const i64 row = n.j_chain_count() * tj * n.elem;
   if (row < (n.elem <= 2 ? 16 : kNarrowLink4) * n.elem) return row;  // packed: the narrow kernels' path
+  // Byte rows of up to kMediumPackedMax1 are packed too, for the VBMI medium tiles (which take
+  // packed rows only); the AVX2 16x16 blocks load them unaligned either way (measured level).
+  if (n.elem == 1 && row <= kMediumPackedMax1) return row;
   return row <= 64 ? round_up(row, 16) : chain_stage_stride(n, tj);
 }
 // Whether a chained tile's output rows of one j index, over its whole j chain, are one run of the

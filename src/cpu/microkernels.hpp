@@ -95,6 +95,11 @@ void unzip_stream_avx512(const std::byte* in, std::byte* out, std::int64_t ldo, 
 void zip_stream_avx512(const std::byte* in, std::int64_t ldi, std::byte* out, std::int64_t n, std::int64_t e,
                        std::int64_t count);
 
+// The widest packed byte rows (2-D: columns) that the VBMI medium tiles take on the input side
+// (microkernels_vbmi.cpp says why; wider rows lost to the AVX2 blocks); chained links of byte rows
+// up to this width are staged packed for them (blocked.cpp, links_stage_stride).
+inline constexpr std::int64_t kMediumPackedMax1 = 24;
+
 // The slot a folded element of e bytes is padded to (kernel_table::pad_rows): the next power of
 // two, for e = 3, 5, 6, 7 and 9..15; 0 for the others (1, 2, 4, 8, 16 have kernels of their own,
 // longer ones take the strided scalar tile).

@@ -195,14 +195,17 @@ constexpr i64 kShortSide = 64, kLongRowsMin1 = 5;
 // - rows packed on the output (N x 2^28/N): i8 N = 17 26.7 -> 42.9, 19 27.4 -> 35.2, 22 25.7 ->
 //   30.9, 26 24.3 -> 33.1, 31 25.4 -> 29.6; f16 17 23.6 -> 32.6, 22 27.2 -> 36.5, 31 22.4 -> 30.6.
 // - rows packed on the input (2^28/N x N): i8 17 20.6 -> 26.2, 19 21.2 -> 25.1, 20 20.6 -> 26.4,
-//   but 22 21.1 -> 19.4, 26 22.8 -> 19.5, 31 24.9 -> 22.4 (stalled on the loads; prefetches only
-//   brought it back to level); f16 19-21 level. So that side only for bytes, N <= 20.
+//   21 21.7 -> 23.8, 23 22.4 -> 24.9, 24 24.9 -> 28.0, but 26 23.9 -> 22.8, 31 24.6 -> 22.0
+//   (stalled on the loads; prefetches only brought it back to level); f16 19-21 level. So that
+//   side only for bytes, N <= kMediumPackedMax1 (microkernels.hpp). Staged chain links of such
+//   rows are packed for it (blocked.cpp, links_stage_stride): i8 [1472,6,22,6,10,23] perm
+//   0,2,5,1,4,3 (23 B links) 17.3-18.1 -> 19.3-20.1.
 // Both for every tuning (the Intel host was not measured).
-constexpr i64 kMediumMax = 31, kMediumColsMax1 = 20;
+constexpr i64 kMediumMax = 31;
 template <int E>
 bool medium(i64 rows, i64 cols, i64 ldi, i64 ldo, bool& out_packed) {
   out_packed = rows > 16 && rows <= kMediumMax && ldo == rows * E && cols >= 16 / E;
-  return out_packed || (E == 1 && cols > 16 && cols <= kMediumColsMax1 && ldi == cols && rows >= 16);
+  return out_packed || (E == 1 && cols > 16 && cols <= kMediumPackedMax1 && ldi == cols && rows >= 16);
 }
 
 // Out of line: the narrow tiles' kernels above are inlined into tile(), and short tiles lost 10%
@@ -213,7 +216,7 @@ template <int E>
   if (out_packed)
     with_count<17, kMediumMax>(rows, [&]<int N>() { narrow_vbmi<E, N, true>::rows(in, ldi, out, cols); });
   else
-    with_count<17, kMediumColsMax1>(cols, [&]<int N>() { narrow_vbmi<E, N, false>::cols(in, out, ldo, rows); });
+    with_count<17, kMediumPackedMax1>(cols, [&]<int N>() { narrow_vbmi<E, N, false>::cols(in, out, ldo, rows); });
 }
 
 template <int E, bool Long>

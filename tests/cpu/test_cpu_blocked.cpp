@@ -1398,6 +1398,22 @@ TEST(CpuBlocked, StagedByteBatchInputRows) {
                           "staged input");
 }
 
+// Tiles with a packed side of 17-31 elements (the VBMI medium tiles where the CPU has them), long
+// narrow tiles (under the `amd` tuning, VBMI's narrow kernels at any length) and chained links of
+// 17-24 B byte rows staged packed, end to end against the reference under both tunings.
+TEST(CpuBlocked, MediumAndLongNarrowTiles) {
+  expect_tiles_per_tuning({
+      {pdesc({20000, 23}, {1, 0}, 1), "704x23 tiles", "2816x23 tiles"},
+      {pdesc({23, 20000}, {1, 0}, 1), "23x4096 tiles", "23x4096 tiles"},
+      {pdesc({20000, 29}, {1, 0}, 2), "256x29 tiles", "1120x29 tiles"},
+      {pdesc({3000, 174, 3}, {0, 2, 1}, 1), "174x3 tiles", "174x3 tiles"},
+      {pdesc({3000, 3, 174}, {0, 2, 1}, 2), "3x174 tiles", "3x174 tiles"},
+      {pdesc({16, 6, 22, 6, 10, 23}, {0, 2, 5, 1, 4, 3}, 1), "6x23 tiles (i chain x60", "6x23 tiles (i chain x60"},
+      {pdesc({8, 15, 13, 9, 2, 11, 17}, {6, 2, 0, 3, 4, 5, 1}, 1), "15x17 tiles (i chain x198",
+       "15x17 tiles (i chain x198"},
+  });
+}
+
 // Folded elements through the strided scalar loop walk the input rows first where the tile's input
 // rows lie close together and its output rows are few (kRowsFirstMaxOutRows: 128 under the AMD
 // tuning, 32 under the Intel one), else the output rows first; both orders against the reference,
