@@ -492,6 +492,12 @@ bool rows_share_line_offset(const blocked_nest& n) {
   return aligned;
 }
 
+// True when every output row is whole lines at the same line offset: no row shares a line with
+// another, so the tiles at either end of a row need no ordinary stores once the base is aligned.
+bool whole_line_rows(const blocked_nest& n) {
+  return rows_share_line_offset(n) && n.i_chain_rank == 0 && n.i.extent * n.elem % 64 == 0;
+}
+
 // Whether a tile of tj columns may read its j chain as j's continuation in the input (each link
 // one stride past the last), as a chained tile staged whole does: one kernel call over the whole
 // chain (chained_tile). make_nest chains by the bytes j's extent covers, so a broadcast j (stride
@@ -634,12 +640,19 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   // matrices of 21024 x 1596 whose output rows are 21024 B apart) 49.1, 50.3 -> 63.6, 64.8;
   // 16385 x 16384 50.8, 50.3 -> 64.6, 68.2; f16 [10512,8,14,19,6] 58.3, 56.4 -> 76.5, 72.7;
   // 10000 x 10000 69.8, 62.0 -> 78.3, 74.4 (docs/cpu.md "Thirty-second session").
+  // Batches whose output rows are whole lines (whole_line_rows) are staged with fewer i tiles too,
+  // down to one staged tile's rows: the tiles at the rows' ends need no ordinary stores there.
+  // i8 batches of transposes whose output rows sit side by side (the middle dim a batch), Zen 4
+  // host, 2 threads, GB/s, unstaged -> staged: [256,40,16384] perm 2,1,0 14.6 -> 22.6,
+  // [256,163,4536] 15.5 -> 23.1, [384,163,56,81] perm 2,3,1,0 15.3 -> 24.2 (fifty-second session);
+  // rows of one line lost ([256,64,128,128] perm 0,2,3,1, 64 B rows: 30.7 -> 25.0), hence the floor.
   const bool batch = n.outer_rank > 0;  // (kStagedBatchMatrixBytes)
   const bool scattered_batch_rows = batch && n.i.in_stride != nj * e && tuning != cpu_tuning::kIntel;
   const tile_rule& staged_rule = e == 1 ? (scattered_batch_rows ? kRuleStaged1Scattered : kRuleStaged1) : kRuleStaged2;
   s.staged = kt.stage_rows && e <= 2 && (!batch || ni * nj * e >= kStagedBatchMatrixBytes) && n.i.out_stride == e &&
              n.j.in_stride == e && out_bytes >= kStreamMinBytes &&
-             ni * e >= 4 * staged_rule.out_row && nj * e >= (batch ? kStagedBatchInRow : staged_rule.in_row);
+             (ni * e >= 4 * staged_rule.out_row || (whole_line_rows(n) && ni * e >= staged_rule.out_row)) &&
+             nj * e >= (batch ? kStagedBatchInRow : staged_rule.in_row);
   tile_rule rule = s.staged ? staged_rule : rule_for(n);
   // (kPlainWideWalk: batches take the plain walk's tile, not its macro blocks.)
   const bool whole_short_out_rows = n.j.out_stride == ni * e && ni * e <= kWholeOutRowsWideMaxBytes;
@@ -739,7 +752,7 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   // (Staged tiles need whole-line output rows and their staged input within the staging buffer,
   // the `ext` rows too where the output rows start at differing line offsets: run_tiles.)
   const i64 staged_rows = s.ti + (rows_share_line_offset(n) ? 0 : 64 / e);
-  s.staged = s.staged && s.stream && s.ti * e % 64 == 0 && s.ti < ni &&
+  s.staged = s.staged && s.stream && s.ti * e % 64 == 0 && (s.ti < ni || whole_line_rows(n)) &&
              staged_rows * staged_row_stride(s.tj, e) <= kBufBytes && staged_rows * kStagedChunkBytes <= kInStageBytes;
   // Folded elements of other sizes (the strided scalar loop): input rows first where the tile's
   // input is one sequential stretch and its output rows few enough (kRowsFirstMaxOutRows).
@@ -975,6 +988,25 @@ void chain_offsets(const std::array<loop_dim, kMaxRank>& c, int rank, i64 idx, i
   }
 }
 
+// Every index's offsets of both chains, computed once per call: chained tiles look them up per
+// link and per output row, where chain_offsets' divisions (one per chain dim) had been most of
+// run_tiles' own time (perf, i8 [2484,25,18,6,10,4] perm 4,2,0,3,5,1, 300 j chain links a tile:
+// the divisions' latency 60% of run_tiles' samples). A clipped tile (a split link's last block)
+// takes a prefix of the same indices, so one table serves every tile.
+struct chain_table {
+  std::vector<i64> ki, ko, ji, jo;  // i chain in / out, j chain in / out, bytes
+  explicit chain_table(const blocked_nest& n) {
+    auto fill = [](const std::array<loop_dim, kMaxRank>& c, int rank, i64 count, std::vector<i64>& in,
+                   std::vector<i64>& out) {
+      in.resize(static_cast<std::size_t>(count));
+      out.resize(static_cast<std::size_t>(count));
+      for (i64 x = 0; x < count; ++x) chain_offsets(c, rank, x, &in[x], &out[x]);
+    };
+    fill(n.i_chain, n.i_chain_rank, n.i_chain_count(), ki, ko);
+    fill(n.j_chain, n.j_chain_rank, n.j_chain_count(), ji, jo);
+  }
+};
+
 // Copies a row of at most 64 bytes as two overlapping fixed-size moves, longer ones by memcpy: a
 // memcpy call of a run-time size per short row cost as much as the tile's transpose (perf, i8
 // [52,9,25,8,13,9,4,6] perm 4,1,3,0,6,2,7,5, 54-byte output rows: memcpy 17% of the samples).
@@ -1118,25 +1150,18 @@ void prefetch_lines(const std::byte* p, i64 bytes, bool l1) {
 void prefetch_rows(const std::byte* p, i64 stride, i64 rows, i64 bytes) {
   for (i64 r = 0; r < rows; ++r) prefetch_lines(p + r * stride, bytes, false);
 }
-void prefetch_links(const blocked_nest& n, const std::byte* src, i64 ti, i64 K, i64 row) {
+void prefetch_links(const blocked_nest& n, const chain_table& ct, const std::byte* src, i64 ti, i64 K, i64 row) {
   i64 cs = row;  // one row's span over the i chain
   for (int c = 0; c < n.i_chain_rank; ++c) cs += (n.i_chain[c].extent - 1) * n.i_chain[c].in_stride;
   const i64 span = (ti - 1) * n.i.in_stride + cs, lb = (ti - 1) * n.i.in_stride + row;
-  i64 ki, ko;
   if (span <= kPrefetchCompact * K * ti * row && span <= kPrefetchL1Bytes) {
     prefetch_lines(src, span, true);
   } else if (cs <= kPrefetchCompact * K * row) {
     prefetch_rows(src, n.i.in_stride, ti, cs);
   } else if (lb <= kPrefetchCompact * ti * row) {
-    for (i64 k = 0; k < K; ++k) {
-      chain_offsets(n.i_chain, n.i_chain_rank, k, &ki, &ko);
-      prefetch_lines(src + ki, lb, K * lb <= kPrefetchL1Bytes);
-    }
+    for (i64 k = 0; k < K; ++k) prefetch_lines(src + ct.ki[k], lb, K * lb <= kPrefetchL1Bytes);
   } else {
-    for (i64 k = 0; k < K; ++k) {
-      chain_offsets(n.i_chain, n.i_chain_rank, k, &ki, &ko);
-      prefetch_rows(src + ki, n.i.in_stride, ti, row);
-    }
+    for (i64 k = 0; k < K; ++k) prefetch_rows(src + ct.ki[k], n.i.in_stride, ti, row);
   }
 }
 
@@ -1149,19 +1174,14 @@ void prefetch_links(const blocked_nest& n, const std::byte* src, i64 ti, i64 K, 
 // chain link split with a remainder (blocked_nest::i_split, j_split). The input rows go to the
 // kernel straight, or staged a link at a time (stage_in: chain_stages_input), or staged a group of
 // links at a time for one call per group (stage_links: chain_links_staged, which takes precedence).
-void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runner& tile, std::byte* buf, i64 ldb,
-                  bool stream, bool stage_in, bool stage_links, bool next_link, const std::byte* src, std::byte* dst,
-                  i64 ti, i64 tj, i64 K, i64 JP) {
+void chained_tile(const blocked_nest& n, const chain_table& ct, const kernel_table& kt, const tile_runner& tile,
+                  std::byte* buf, i64 ldb, bool stream, bool stage_in, bool stage_links, bool next_link,
+                  const std::byte* src, std::byte* dst, i64 ti, i64 tj, i64 K, i64 JP) {
   const i64 e = n.elem;
-  i64 ki, ko, ji, jo;
   if (!buf) {
-    for (i64 k = 0; k < K; ++k) {
-      chain_offsets(n.i_chain, n.i_chain_rank, k, &ki, &ko);
-      for (i64 jp = 0; jp < JP; ++jp) {
-        chain_offsets(n.j_chain, n.j_chain_rank, jp, &ji, &jo);
-        tile(src + ki + ji, dst + ko + jo, n.i.out_stride, n.j.out_stride, ti, tj);
-      }
-    }
+    for (i64 k = 0; k < K; ++k)
+      for (i64 jp = 0; jp < JP; ++jp)
+        tile(src + ct.ki[k] + ct.ji[jp], dst + ct.ko[k] + ct.jo[jp], n.i.out_stride, n.j.out_stride, ti, tj);
     return;
   }
   const i64 len = K * ti * e;  // bytes of each output row
@@ -1172,19 +1192,17 @@ void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runn
                     JP * len <= kInStageBytes;
   if (stage_links && K > 1) {  // chain_links_staged: kn links' rows staged, one kernel call per group
     const i64 slds = links_stage_stride(n, tj), row = JP * tj * e;
-    prefetch_links(n, src, ti, K, row);
+    prefetch_links(n, ct, src, ti, K, row);
     const i64 per = std::max<i64>(1, kInStageBytes / (ti * slds));
     for (i64 k0 = 0; k0 < K; k0 += per) {
       const i64 kn = std::min(per, K - k0);
-      for (i64 k = k0; k < k0 + kn; ++k) {
-        chain_offsets(n.i_chain, n.i_chain_rank, k, &ki, &ko);
-        stage_link_rows(kt, buf + kBufBytes + (k - k0) * ti * slds, slds, src + ki, n.i.in_stride, ti, row);
-      }
+      for (i64 k = k0; k < k0 + kn; ++k)
+        stage_link_rows(kt, buf + kBufBytes + (k - k0) * ti * slds, slds, src + ct.ki[k], n.i.in_stride, ti, row);
       tile.with_input_stride(slds)(buf + kBufBytes, buf + k0 * ti * e, e, ldb, kn * ti, JP * tj);
     }
   } else {
     for (i64 k = 0; k < K; ++k) {
-      chain_offsets(n.i_chain, n.i_chain_rank, k, &ki, &ko);
+      const i64 ki = ct.ki[k];
       if (stage_in) {
         input_stager(kt)(buf + kBufBytes, lds, src + ki, n.i.in_stride, ti, JP * tj * e);
         tile.with_input_stride(lds)(buf + kBufBytes, buf + k * ti * e, e, ldb, ti, JP * tj);
@@ -1192,11 +1210,8 @@ void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runn
         if (prefetch_straight_links(n, JP * tj * e)) {
           if (!next_link || k == 0)
             prefetch_rows(src + ki, n.i.in_stride, ti, JP * tj * e);
-          if (next_link && k + 1 < K) {  // prefetches_next_link: the next link's rows, ahead of their call
-            i64 kn, kno;
-            chain_offsets(n.i_chain, n.i_chain_rank, k + 1, &kn, &kno);
-            prefetch_rows(src + kn, n.i.in_stride, ti, JP * tj * e);
-          }
+          if (next_link && k + 1 < K)  // prefetches_next_link: the next link's rows, ahead of their call
+            prefetch_rows(src + ct.ki[k + 1], n.i.in_stride, ti, JP * tj * e);
         }
         tile(src + ki, buf + k * ti * e, e, ldb, ti, JP * tj);
       }
@@ -1211,8 +1226,7 @@ void chained_tile(const blocked_nest& n, const kernel_table& kt, const tile_runn
     return;
   }
   for (i64 jp = 0; jp < JP; ++jp) {
-    chain_offsets(n.j_chain, n.j_chain_rank, jp, &ji, &jo);
-    std::byte* d = dst + jo;
+    std::byte* d = dst + ct.jo[jp];
     const std::byte* b = buf + jp * tj * ldb;
     if (!stream) {
       for (i64 j = 0; j < tj; ++j) copy_short(d + j * n.j.out_stride, b + j * ldb, len);
@@ -1290,6 +1304,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   // (Shifting only helps when every tile is whole lines long; a tile of 1360 one-byte elements
   // would end mid-line, with the next tile owning the rest: such tiles take `ext` instead.)
   const bool line_tiles = rows_aligned && s.ti * e % 64 == 0 && 64 % e == 0;
+  const bool line_rows = lines && line_tiles && mis == 0 && whole_line_rows(n);
   const i64 shift = lines && line_tiles && !ichain ? (s.ti - ((64 - mis) % 64) / e % s.ti) % s.ti : 0;
   const i64 ext = lines && !line_tiles && !ichain ? ceil_div(64, e) : 0;
   // Likewise on the input side: j tiles start on input line boundaries when every input row shares
@@ -1359,6 +1374,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   const bool next_link = prefetches_next_link(n, s);
   const i64 staged_lds = staged_row_stride(s.tj, e), staged_cw = std::max<i64>(1, kStagedChunkBytes / e);
 
+  const chain_table chains(chained ? n : blocked_nest{});
   const i64 tasks = n.outer_count() * nti * ntj;
   const int threads = team_size(pd, n.outer_count() * ni * nj * e, tasks);
   const i64 macro_el = std::min(kMacroBytes / e, kMacroMaxRows);
@@ -1420,7 +1436,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         std::byte* dst = out + cur.out + i0 * n.i.out_stride + j0 * n.j.out_stride;
         if (chained) {
           const bool buffered = mode == store_mode::kLines || direct_staged || chain_stage_links;
-          chained_tile(n, kt, tile, buffered ? buf : nullptr, ldb, mode == store_mode::kLines, chain_stage_in,
+          chained_tile(n, chains, kt, tile, buffered ? buf : nullptr, ldb, mode == store_mode::kLines, chain_stage_in,
                        chain_stage_links, next_link, src, dst, i1 - i0, j1 - j0,
                        split_count(n.i_chain, n.i_chain_rank, n.i_split, n.i_split_extent, K, cur),
                        split_count(n.j_chain, n.j_chain_rank, n.j_split, n.j_split_extent, n.j_chain_count(), cur));
@@ -1441,7 +1457,7 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
           group_bytes += bytes;
         } else {
           const i64 i1x = std::min(ni, i1 + ext);
-          const bool row_end = i0 == 0 || i1 + std::max<i64>(ext, 1) > ni;
+          const bool row_end = !line_rows && (i0 == 0 || i1 + std::max<i64>(ext, 1) > ni);
           if (staged && !row_end) {  // (i1x = i1 + ext: the lines that start in the part end in it)
             const i64 rows = i1x - i0, cols = j1 - j0, part = (i1 - i0) * e, ldk = rows * e;
             std::byte* const block = buf + kBufBytes;

@@ -1751,6 +1751,13 @@ TEST(CpuBlocked, StagedTiles) {
       {pdesc({2400, 8, 448}, {2, 1, 0}, 1), false},  // input rows of 448 B
       {pdesc({2113, 3, 1596}, {1, 2, 0}, 1), true},  // output rows at differing line offsets
       {pdesc({1030, 4, 1300}, {1, 2, 0}, 2), true},
+      // Output rows of whole lines, fewer than 4 tiles long (whole_line_rows): every tile staged,
+      // the first and last along i too; a short last i tile; halves; rows off whole lines are not.
+      {pdesc({256, 16, 4096}, {2, 1, 0}, 1), true},
+      {pdesc({320, 8, 4160}, {2, 1, 0}, 1), true},
+      {pdesc({128, 8, 4100}, {2, 1, 0}, 2), true},
+      {pdesc({360, 8, 4096}, {2, 1, 0}, 1), false},
+      {pdesc({64, 64, 4096}, {2, 1, 0}, 1), false},  // rows of one line: below the staged tile's
   };
   for (const auto& b : batches)
     for (int threads : {1, 2, 3}) {
@@ -1763,6 +1770,16 @@ TEST(CpuBlocked, StagedTiles) {
   std::string summary;
   ASSERT_EQ(check_transpose(batched, 2, 5, 3, &summary), "");
   EXPECT_EQ(summary.find("staged input") != std::string::npos, avx2) << summary;
+  // Whole-line rows at a misaligned output: the plan stages, the tiles at the rows' ends take the
+  // ordinary path at run time (their partial lines).
+  for (int offset : {0, 1, 32})
+    for (int threads : {1, 2}) {
+      transpose_desc t = tdesc(256, 4096, 1);
+      t.batch = 5;  // the matrices' output rows side by side, as in the [256,5,4096] reversal
+      t.ld_out = 256 * 5;
+      t.batch_stride_out = 256;
+      ASSERT_EQ(check_transpose(t, threads, offset, 7, &summary), "") << offset << " " << threads;
+    }
 }
 
 // stage_rows against a plain row copy: every row count around the group of 8, byte counts around
