@@ -1165,6 +1165,23 @@ void prefetch_links(const blocked_nest& n, const chain_table& ct, const std::byt
   }
 }
 
+// Links staged together (chain_links_staged) whose rows lie one after another in the input, so that
+// each link is one block of ti x row bytes (the tile's i rows contiguous with its j rows), prefetch
+// the *next* tile's link k into L2 right after staging their own link k: the next tile's input
+// arrives while this one is transposed and written, a link's worth at a time, instead of all at once
+// just before it is staged (prefetch_links, which stays). Links of other shapes lost with it, their
+// rows' lines prefetched once per row over overlapping links ([1472,6,22,6,10,23] perm 0,2,5,1,4,3
+// 25.1 -> 20.1 GB/s), and so did links of a single line ([1516,23,10,12,8,4,2] perm 5,1,3,2,0,4,6, 64 B
+// links, 11.3 -> 10.6). Zen 4 host, 2 threads, two rounds alternating, GB/s, without -> with: i8
+// [8256,25,20,13,5] perm 3,4,1,0,2 (1300 B links) 14.8 -> 19.0, [44,21,10,4,12,13,23,2] perm
+// 4,3,6,2,0,1,5,7 15.1 -> 17.9, [1612,7,6,9,22,10,2] perm 6,0,5,3,1,2,4 13.3 -> 20.0,
+// [264,12,6,2,15,18,13,2] perm 7,4,1,3,6,2,0,5 11.8 -> 14.7, [24,18,22,13,3,14,2,24] 19.3 -> 21.4;
+// f16 [4128,25,20,13,5] 16.6 -> 23.7 (docs/cpu.md "Fifty-second session").
+constexpr i64 kNextTileLinkMinBytes = 128;
+bool next_tile_links(const blocked_nest& n, i64 ti, i64 row) {
+  return n.i.in_stride == row && ti * row >= kNextTileLinkMinBytes;
+}
+
 // One tile of a nest with chains: ti x tj of the base axes, times every index of the i chain
 // (output columns) and of the j chain (output rows). With a staging buffer (`buf`) the kernel
 // covers the whole j chain in one call, the input being contiguous along it, and the tile's output
@@ -1176,7 +1193,7 @@ void prefetch_links(const blocked_nest& n, const chain_table& ct, const std::byt
 // links at a time for one call per group (stage_links: chain_links_staged, which takes precedence).
 void chained_tile(const blocked_nest& n, const chain_table& ct, const kernel_table& kt, const tile_runner& tile,
                   std::byte* buf, i64 ldb, bool stream, bool stage_in, bool stage_links, bool next_link,
-                  const std::byte* src, std::byte* dst, i64 ti, i64 tj, i64 K, i64 JP) {
+                  const std::byte* src, std::byte* dst, i64 ti, i64 tj, i64 K, i64 JP, const std::byte* next_src) {
   const i64 e = n.elem;
   if (!buf) {
     for (i64 k = 0; k < K; ++k)
@@ -1193,11 +1210,14 @@ void chained_tile(const blocked_nest& n, const chain_table& ct, const kernel_tab
   if (stage_links && K > 1) {  // chain_links_staged: kn links' rows staged, one kernel call per group
     const i64 slds = links_stage_stride(n, tj), row = JP * tj * e;
     prefetch_links(n, ct, src, ti, K, row);
+    if (!next_tile_links(n, ti, row)) next_src = nullptr;
     const i64 per = std::max<i64>(1, kInStageBytes / (ti * slds));
     for (i64 k0 = 0; k0 < K; k0 += per) {
       const i64 kn = std::min(per, K - k0);
-      for (i64 k = k0; k < k0 + kn; ++k)
+      for (i64 k = k0; k < k0 + kn; ++k) {
         stage_link_rows(kt, buf + kBufBytes + (k - k0) * ti * slds, slds, src + ct.ki[k], n.i.in_stride, ti, row);
+        if (next_src) prefetch_lines(next_src + ct.ki[k], ti * row, false);  // (next_tile_links)
+      }
       tile.with_input_stride(slds)(buf + kBufBytes, buf + k0 * ti * e, e, ldb, kn * ti, JP * tj);
     }
   } else {
@@ -1435,11 +1455,21 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         const std::byte* src = in + cur.in + i0 * n.i.in_stride + j0 * n.j.in_stride;
         std::byte* dst = out + cur.out + i0 * n.i.out_stride + j0 * n.j.out_stride;
         if (chained) {
+          const std::byte* next_src = nullptr;
+          if (chain_stage_links && task + 1 < tasks) {  // the next tile's links, for next_tile_links
+            const i64 o = (task + 1) / (nti * ntj);
+            i64 ai = 0, aj = 0;
+            macro.locate(task + 1 - o * nti * ntj, &ai, &aj);
+            ahead.move_to(o, &ahead_o);
+            next_src = in + ahead.in + std::max<i64>(0, ai * s.ti - shift) * n.i.in_stride +
+                       std::max<i64>(0, aj * s.tj - jshift) * n.j.in_stride;
+          }
           const bool buffered = mode == store_mode::kLines || direct_staged || chain_stage_links;
           chained_tile(n, chains, kt, tile, buffered ? buf : nullptr, ldb, mode == store_mode::kLines, chain_stage_in,
                        chain_stage_links, next_link, src, dst, i1 - i0, j1 - j0,
                        split_count(n.i_chain, n.i_chain_rank, n.i_split, n.i_split_extent, K, cur),
-                       split_count(n.j_chain, n.j_chain_rank, n.j_split, n.j_split_extent, n.j_chain_count(), cur));
+                       split_count(n.j_chain, n.j_chain_rank, n.j_split, n.j_split_extent, n.j_chain_count(), cur),
+                       next_src);
         } else if (mode == store_mode::kDirect || !buf) {
           tile(src, dst, n.i.out_stride, n.j.out_stride, i1 - i0, j1 - j0);
         } else if (mode == store_mode::kContiguous) {
