@@ -1191,6 +1191,7 @@ bool next_tile_links(const blocked_nest& n, i64 ti, i64 row) {
 // chain link split with a remainder (blocked_nest::i_split, j_split). The input rows go to the
 // kernel straight, or staged a link at a time (stage_in: chain_stages_input), or staged a group of
 // links at a time for one call per group (stage_links: chain_links_staged, which takes precedence).
+// next_src: the next tile's input, whose links such groups prefetch as they go (next_tile_links), or null.
 void chained_tile(const blocked_nest& n, const chain_table& ct, const kernel_table& kt, const tile_runner& tile,
                   std::byte* buf, i64 ldb, bool stream, bool stage_in, bool stage_links, bool next_link,
                   const std::byte* src, std::byte* dst, i64 ti, i64 tj, i64 K, i64 JP, const std::byte* next_src) {
