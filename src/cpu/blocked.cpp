@@ -1437,11 +1437,15 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
           cur.move_to(o, &cur_o);
           macro.locate(task - o * nti * ntj, &bi, &bj);
         }
-        if (lookahead && task + 1 < tasks) {  // the next tile's input rows, into L2 (prefetches_next_tile)
+        // The next task's tile (its i and j tile indices; `ahead` at its outer position).
+        auto locate_next = [&](i64* ai, i64* aj) {
           const i64 o = (task + 1) / (nti * ntj);
-          i64 ai = 0, aj = 0;
-          macro.locate(task + 1 - o * nti * ntj, &ai, &aj);
+          macro.locate(task + 1 - o * nti * ntj, ai, aj);
           ahead.move_to(o, &ahead_o);
+        };
+        if (lookahead && task + 1 < tasks) {  // the next tile's input rows, into L2 (prefetches_next_tile)
+          i64 ai = 0, aj = 0;
+          locate_next(&ai, &aj);
           const i64 a0 = std::max<i64>(0, ai * s.ti - shift), a1 = std::min(ni, (ai + 1) * s.ti - shift + ext);
           const i64 b0 = std::max<i64>(0, aj * s.tj - jshift), b1 = std::min(nj, (aj + 1) * s.tj - jshift);
           const std::byte* next = in + ahead.in + a0 * n.i.in_stride + b0 * n.j.in_stride;
@@ -1458,10 +1462,8 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         if (chained) {
           const std::byte* next_src = nullptr;
           if (chain_stage_links && task + 1 < tasks) {  // the next tile's links, for next_tile_links
-            const i64 o = (task + 1) / (nti * ntj);
             i64 ai = 0, aj = 0;
-            macro.locate(task + 1 - o * nti * ntj, &ai, &aj);
-            ahead.move_to(o, &ahead_o);
+            locate_next(&ai, &aj);
             next_src = in + ahead.in + std::max<i64>(0, ai * s.ti - shift) * n.i.in_stride +
                        std::max<i64>(0, aj * s.tj - jshift) * n.j.in_stride;
           }
