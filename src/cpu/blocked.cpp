@@ -1797,6 +1797,17 @@ blocked_nest make_nest(const problem& p, cpu_tuning t) {
   // [6,15,17,4,9,6,13,14] level. Down: f64 [6,15,17,4,9,6,13,14] 44.9, 46.6 -> 39.4, 39.5 (x13 ->
   // x52 links, 624 B -> 2496 B rows).
   constexpr i64 kLineBytes = 64;
+  // Short rows for an empty j chain: input rows under 4 lines, whose tile the i chain filled to the
+  // cap (whole-line i blocks make it long: the [92,201,168,85] i8 reversal's i chain is x16, 1472 B
+  // rows of 1472 x 85 B = 125 KiB, leaving the j chain nothing), take a block of 2 of the j chain's
+  // dim, up to twice the cap: each tile then reads 2-4 lines per input row instead of 1-2 lines
+  // shared with the tile of the next outer index. Zen 4, 2 threads, three alternating rounds, GB/s
+  // (docs/cpu.md "Fifty-third session"): i8 [92,201,168,85] reversal 15.8 -> 19.5, [184,201,84,85]
+  // 15.7 -> 19.4, [60,301,168,70] 14.3 -> 16.3; f16 [46,201,168,85] 19.6 -> 20.6. The whole cap
+  // raised to 256 KiB instead lost where the j chain had links already (i8 [36,12,16,22,10,23,7]
+  // perm 4,6,1,3,5,2,0 21.5 -> 11.8, [2172,20,11,11,17,3] 19.1 -> 12.1); a j chain of 4 at 512 KiB
+  // took the reversal to 8.9 (past the staging buffer).
+  constexpr i64 kShortJRowBytes = 256, kShortJRowTileCap = 2;
   // A block of f of dim k becomes the chain's last link, the blocks' index (strides x f) staying
   // in d as an outer loop; all of it (f = extent) is taken whole.
   auto take_block = [&](std::array<loop_dim, kMaxRank>& chain, int& rank, int k, i64 f, i64& split_extent,
@@ -1838,6 +1849,11 @@ blocked_nest make_nest(const problem& p, cpu_tuning t) {
             f = g;
             break;
           }
+      // ... and an empty j chain whose rows are short takes a pair of its dim past the tile cap
+      // (kShortJRowBytes).
+      if (f == 1 && rank == 0 && stride == &loop_dim::in_stride && bytes < kShortJRowBytes && d[k].extent > 2 &&
+          bytes * 2 <= kMaxChainBytes && bytes * 2 * other <= kShortJRowTileCap * kMaxChainTileBytes)
+        f = 2;
       if (f > 1) {
         take_block(chain, rank, k, f, split_extent, split_stride);
         bytes *= f;

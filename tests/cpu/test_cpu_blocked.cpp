@@ -527,6 +527,36 @@ TEST(CpuBlockedNest, IBlocksEndOnWholeLines) {
   EXPECT_EQ(d.i_chain[0].extent, 3);
 }
 
+// An empty j chain whose input rows are under 4 lines takes a pair of its dim even past the tile
+// cap, up to twice (make_nest, "kShortJRowBytes"), where the i chain has filled the tile.
+TEST(CpuBlockedNest, ShortJRowsTakeAPairPastTheCap) {
+  namespace c = xpose::detail::cpu;
+  // i8 [92,201,168,85] reversal: i chain x16 (1472 B rows) x 85 B input rows is 125 KiB, so the 168
+  // fits no block under the 128 KiB cap; a pair of it makes 170 B input rows (250 KiB).
+  const auto a = c::make_nest(normalized(pdesc({92, 201, 168, 85}, {3, 2, 1, 0}, 1)));
+  ASSERT_EQ(a.k, c::blocked_nest::kind::kTiles);
+  EXPECT_EQ(a.i_chain_count(), 16);
+  ASSERT_EQ(a.j_chain_rank, 1);
+  EXPECT_EQ(a.j_chain[0].extent, 2);
+  EXPECT_EQ(a.j_split, -1);  // 2 | 168
+  // f16: the same rows of 170 B.
+  const auto b = c::make_nest(normalized(pdesc({46, 201, 168, 85}, {3, 2, 1, 0}, 2)));
+  EXPECT_EQ(b.i_chain_count(), 16);
+  EXPECT_EQ(b.j_chain_count(), 2);
+  // f32 rows of 340 B stay alone.
+  const auto f = c::make_nest(normalized(pdesc({23, 201, 168, 85}, {3, 2, 1, 0}, 4)));
+  EXPECT_EQ(f.j_chain_count(), 1);
+  // An odd dim: the last pair is clipped (9 = 4 x 2 + 1), and the tiles run correctly.
+  const auto d = c::make_nest(normalized(pdesc({92, 20, 9, 85}, {3, 2, 1, 0}, 1)));
+  EXPECT_EQ(d.j_chain_count(), 2);
+  EXPECT_GE(d.j_split, 0);
+  for (int threads : {1, 2, 3})
+    for (const auto& ext : {std::vector<i64>{92, 20, 9, 85}, std::vector<i64>{92, 33, 10, 85}}) {
+      std::string summary;
+      ASSERT_EQ(check_permute(pdesc(ext, {3, 2, 1, 0}, 1), threads, &summary), "") << summary;
+    }
+}
+
 // An i chain that would overshoot its target by taking a long dim whole takes a block of it
 // instead, for 1- and 2-byte elements, where that lets the j chain grow at least 4 times longer
 // (make_nest, "kShortChainGain").
