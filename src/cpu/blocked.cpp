@@ -1768,8 +1768,8 @@ blocked_nest make_nest(const problem& p, cpu_tuning t) {
   // [379,23,10,12,8,4,2] perm 5,1,3,2,0,4,6 15-16% -> 37-39% (interleaved runs, docs/cpu.md
   // "Third round"). f is the smallest block that reaches the chain's target: the tile stays small.
   i64 i_split_stride = 0, j_split_stride = 0;  // output strides of the outer parts of split links
-  auto fits = [&](i64 bytes, i64 f, i64 other) {
-    return bytes * f <= kMaxChainBytes && bytes * f * other <= kMaxChainTileBytes;
+  auto fits = [&](i64 bytes, i64 f, i64 other, i64 tile_cap = kMaxChainTileBytes) {
+    return bytes * f <= kMaxChainBytes && bytes * f * other <= tile_cap;
   };
   // Whole-line i blocks: a block of a split i link is grown past the smallest one reaching the
   // target to the first whose output rows are a whole number of lines (bounded only by the chain
@@ -1852,7 +1852,7 @@ blocked_nest make_nest(const problem& p, cpu_tuning t) {
       // ... and an empty j chain whose rows are short takes a pair of its dim past the tile cap
       // (kShortJRowBytes).
       if (f == 1 && rank == 0 && stride == &loop_dim::in_stride && bytes < kShortJRowBytes && d[k].extent > 2 &&
-          bytes * 2 <= kMaxChainBytes && bytes * 2 * other <= kShortJRowTileCap * kMaxChainTileBytes)
+          fits(bytes, 2, other, kShortJRowTileCap * kMaxChainTileBytes))
         f = 2;
       if (f > 1) {
         take_block(chain, rank, k, f, split_extent, split_stride);

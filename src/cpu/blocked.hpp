@@ -82,7 +82,8 @@ inline constexpr std::int64_t kWideChainInBytes = 1024 + 1;  // a j axis of exac
 // [621,25,18,6,10,4] 17.6-18.2 -> 22.1-22.2), 6 slower in both, two by a third or more and not
 // understood: f16 [388,12,21,3,8,19,3] perm 6,5,4,1,3,0,2 10.5-11.6 -> 6.0 (j chain 57 -> 133 links;
 // equal blocks of the split dim and a 96 KiB cap did not help) and f16 [4,8,8,8,8,8,16,32] reversal
-// 6.3-6.5 -> 4.4.
+// 6.3-6.5 -> 4.4. (One exception goes to twice the cap: an empty j chain on short input rows takes a
+// pair of its dim, make_nest's kShortJRowBytes.)
 inline constexpr std::int64_t kMaxChainTileBytes = 128 << 10;
 // A j chain alone, on a long i axis: only for input rows shorter than a line, and grown to this
 // many bytes (make_nest says why; docs/cpu.md "Fourth round").
