@@ -247,6 +247,41 @@ void tile(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 c
   base()->tile[E == 1 ? 0 : 1](in, ldi, out, ldo, rows, cols);
 }
 
+// kernel_table::stream_pair_lines. 64 output bytes (32 halves) of a row are the low or the high
+// halves of 128 buffer bytes: one vpermt2w of two loads. Rows 2k and 2k + 1 at the same line offset
+// (whole-line strides) take one loop for both, which shares the loads.
+void stream_pair_lines(std::byte* dst, i64 ldo, const std::byte* buf, i64 ldb, i64 pairs, i64 len) {
+  alignas(64) static constexpr std::array<std::uint16_t, 32> kEven = [] {
+    std::array<std::uint16_t, 32> a{};
+    for (int i = 0; i < 32; ++i) a[i] = static_cast<std::uint16_t>(2 * i);
+    return a;
+  }();
+  const __m512i lo = _mm512_load_si512(kEven.data());
+  const __m512i hi = _mm512_add_epi16(lo, _mm512_set1_epi16(1));
+  auto first_of = [](const std::byte* d) { return static_cast<i64>((64 - (reinterpret_cast<std::uintptr_t>(d) & 63)) & 63); };
+  auto half = [&](std::byte* d, const std::byte* s, __m512i pick) {
+    for (i64 k = first_of(d); k < len; k += 64) {
+      const __m512i a = _mm512_loadu_si512(s + 2 * k), b = _mm512_loadu_si512(s + 2 * k + 64);
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(d + k), _mm512_permutex2var_epi16(a, pick, b));
+    }
+  };
+  for (i64 r = 0; r < pairs; ++r) {
+    const std::byte* s = buf + r * ldb;
+    std::byte* d0 = dst + 2 * r * ldo;
+    std::byte* d1 = d0 + ldo;
+    if (first_of(d0) != first_of(d1)) {
+      half(d0, s, lo);
+      half(d1, s, hi);
+      continue;
+    }
+    for (i64 k = first_of(d0); k < len; k += 64) {
+      const __m512i a = _mm512_loadu_si512(s + 2 * k), b = _mm512_loadu_si512(s + 2 * k + 64);
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(d0 + k), _mm512_permutex2var_epi16(a, lo, b));
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(d1 + k), _mm512_permutex2var_epi16(a, hi, b));
+    }
+  }
+}
+
 }  // namespace
 
 const kernel_table* vbmi_kernels() {
@@ -260,6 +295,7 @@ const kernel_table* vbmi_kernels() {
     k.tile_amd = {tile<1, true>, tile<2, true>};
     k.unzip_stream = unzip_stream_avx512;
     k.zip_stream = zip_stream_avx512;
+    k.stream_pair_lines = stream_pair_lines;
     return k;
   }();
   return &t;

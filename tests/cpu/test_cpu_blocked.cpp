@@ -690,6 +690,41 @@ TEST(CpuBlocked, LargeStreamingOutputs) {
   }
 }
 
+// kernel_table::stream_pair_lines against its definition: each output row (2k the low halves of
+// buffer row k's pairs, 2k + 1 the high ones) gets exactly the lines stream_lines would stream for
+// it, from its first line boundary through the line holding byte len - 1; rows at one line offset
+// (one loop for both) and at differing ones, lengths under a line, ragged and whole; nothing else
+// is written.
+TEST(CpuBlockedKernels, StreamPairLines) {
+  const auto& kt = xpose::detail::cpu::active_kernels();
+  if (!kt.stream_pair_lines) GTEST_SKIP() << "no stream_pair_lines on this CPU's kernel table (" << kt.isa << ")";
+  for (i64 pairs : {1, 3})
+    for (i64 len : {2, 62, 64, 190, 256, 1026})
+      for (i64 off : {0, 2, 30, 62})          // bytes from a line boundary to the first output row
+        for (i64 skew : {0, 2, 34}) {         // the output stride's bytes past whole lines
+          const i64 ldo = (len + 63) / 64 * 64 + 128 + skew, ldb = 2 * ((len + 63) / 64 * 64 + 64);
+          std::vector<unsigned char> buf(static_cast<std::size_t>(pairs * ldb));
+          xpose::test::fill_random(buf.data(), buf.size(), static_cast<std::uint64_t>(len * 7 + off + skew));
+          std::vector<unsigned char> mem(static_cast<std::size_t>(2 * pairs * ldo + 192), xpose::test::kPoison);
+          unsigned char* out = mem.data() + (64 - reinterpret_cast<std::uintptr_t>(mem.data()) % 64) % 64 + off;
+          kt.stream_pair_lines(reinterpret_cast<std::byte*>(out), ldo, reinterpret_cast<const std::byte*>(buf.data()),
+                               ldb, pairs, len);
+          kt.stream_fence();
+          for (i64 r = 0; r < 2 * pairs; ++r) {
+            const auto row = reinterpret_cast<std::uintptr_t>(out + r * ldo);
+            const i64 first = static_cast<i64>((64 - row % 64) % 64);
+            const i64 end = len > first ? first + (len - first + 63) / 64 * 64 : first;
+            for (i64 b = 0; b < ldo; ++b) {
+              const unsigned char want = b >= first && b < end
+                                             ? buf[static_cast<std::size_t>((r / 2) * ldb + 4 * (b / 2) + 2 * (r % 2) + b % 2)]
+                                             : xpose::test::kPoison;
+              ASSERT_EQ(out[r * ldo + b], want) << pairs << " pairs, len " << len << ", offset " << off << ", skew "
+                                                << skew << ", row " << r << " byte " << b;
+            }
+          }
+        }
+}
+
 // kernel_table::unzip_stream against its definition: 1-, 2-, 4- and 8-byte elements, every channel
 // count it takes, counts over its two-piece blocks, its single groups and its masked ends, output
 // rows padded past the count, at one line offset or at differing ones; nothing past each row's count
@@ -1685,6 +1720,8 @@ TEST(CpuBlocked, StreamedTilesOf16ByteElements) {
 // (kRule1And2Plain), walked row-major: ragged shapes over several tiles on both axes, with
 // misaligned pointers, streamed, 1-3 threads; batched ones keep the 256-byte rows.
 TEST(CpuBlocked, PlainTransposesOfBytesAndHalves) {
+  // (Halves take kRulePairs2's 64 x 2048 tiles where the host's tuning has pairs: PairTiles.)
+  const bool pairs = xpose::detail::cpu::tuned_kernels(xpose::detail::cpu::resolve_tuning(g_tuning)).stream_pair_lines;
   const struct {
     transpose_desc d;
     i64 out_offset, in_offset;
@@ -1704,7 +1741,8 @@ TEST(CpuBlocked, PlainTransposesOfBytesAndHalves) {
       std::string summary;
       ASSERT_EQ(check_transpose(c.d, threads, c.out_offset, c.in_offset, &summary), "")
           << c.d.rows << "x" << c.d.cols << " " << c.d.elem_bytes << "B +" << c.out_offset << " " << threads << " threads";
-      EXPECT_NE(summary.find(c.tile), std::string::npos) << summary;
+      const bool as_pairs = pairs && c.d.elem_bytes == 2;
+      EXPECT_NE(summary.find(as_pairs ? "64x2048 tiles" : c.tile), std::string::npos) << summary;
       if (xpose::detail::cpu::active_kernels().stream_copy) {
         EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
       }
@@ -1726,6 +1764,8 @@ TEST(CpuBlocked, PlainTransposesOfBytesAndHalves) {
 // threads; and shapes that must not be staged.
 TEST(CpuBlocked, StagedTiles) {
   const bool avx2 = xpose::detail::cpu::active_kernels().stage_rows != nullptr;
+  // Plain transposes of halves go as 4-byte pairs instead where the host's tuning has them (PairTiles).
+  const bool pairs = xpose::detail::cpu::tuned_kernels(xpose::detail::cpu::resolve_tuning(g_tuning)).stream_pair_lines;
   const struct {
     transpose_desc d;
     i64 out_offset, in_offset;
@@ -1764,7 +1804,9 @@ TEST(CpuBlocked, StagedTiles) {
       std::string summary;
       ASSERT_EQ(check_transpose(c.d, threads, c.out_offset, c.in_offset, &summary), "")
           << c.d.rows << "x" << c.d.cols << " " << c.d.elem_bytes << "B +" << c.out_offset << " " << threads << " threads";
-      EXPECT_EQ(summary.find("staged input") != std::string::npos, avx2 && c.staged) << summary;
+      const bool as_pairs = pairs && c.d.elem_bytes == 2 && c.staged;
+      EXPECT_EQ(summary.find("staged input") != std::string::npos, avx2 && c.staged && !as_pairs) << summary;
+      EXPECT_EQ(summary.find("4-byte pairs") != std::string::npos, as_pairs) << summary;
     }
   // Batches (outer dims) are staged where each matrix is at least 1 MiB (kStagedBatchMatrixBytes),
   // with input rows from 512 B: batched transposes, misaligned ones, and permutations that are one
@@ -1772,6 +1814,7 @@ TEST(CpuBlocked, StagedTiles) {
   const struct {
     permute_desc d;
     bool staged;
+    bool plain = false;  // fuses to a plain 2-D transpose (halves: pairs where the tuning has them)
   } batches[] = {
       {pdesc({2, 1088, 4096}, {0, 2, 1}, 1), true},
       {pdesc({3, 1120, 1536}, {0, 2, 1}, 2), true},
@@ -1780,7 +1823,7 @@ TEST(CpuBlocked, StagedTiles) {
       {pdesc({8, 1024, 960}, {0, 2, 1}, 1), false},  // 960 KiB a matrix
       {pdesc({2400, 8, 448}, {2, 1, 0}, 1), false},  // input rows of 448 B
       {pdesc({2113, 3, 1596}, {1, 2, 0}, 1), true},  // output rows at differing line offsets
-      {pdesc({1030, 4, 1300}, {1, 2, 0}, 2), true},
+      {pdesc({1030, 4, 1300}, {1, 2, 0}, 2), true, true},
       // Output rows of whole lines, fewer than 4 tiles long (whole_line_rows): every tile staged,
       // the first and last along i too; a short last i tile; halves; rows off whole lines are not.
       {pdesc({256, 16, 4096}, {2, 1, 0}, 1), true},
@@ -1793,7 +1836,9 @@ TEST(CpuBlocked, StagedTiles) {
     for (int threads : {1, 2, 3}) {
       std::string summary;
       ASSERT_EQ(check_permute(b.d, threads, &summary), "") << summary << ", " << threads << " threads";
-      EXPECT_EQ(summary.find("staged input") != std::string::npos, avx2 && b.staged) << summary;
+      const bool as_pairs = pairs && b.plain && b.d.elem_bytes == 2;
+      EXPECT_EQ(summary.find("staged input") != std::string::npos, avx2 && b.staged && !as_pairs) << summary;
+      EXPECT_EQ(summary.find("4-byte pairs") != std::string::npos, as_pairs) << summary;
     }
   transpose_desc batched = tdesc(1088, 4096, 1);  // and through the transpose API, pointers misaligned
   batched.batch = 2;
@@ -1810,6 +1855,47 @@ TEST(CpuBlocked, StagedTiles) {
       t.batch_stride_out = 256;
       ASSERT_EQ(check_transpose(t, threads, offset, 7, &summary), "") << offset << " " << threads;
     }
+}
+
+// Plain 2-D transposes of halves as 4-byte pairs (kRulePairs2, the `amd` tuning where the table has
+// stream_pair_lines): the 4-byte kernel's rows of pairs, split into two output rows each as they
+// stream. Against the reference under both tunings, 1-3 threads: whole and ragged tiles, an odd
+// column count (the last j tile odd: the ordinary path), misaligned pointers (shifted i tiles, an
+// odd first j tile), output rows at differing line offsets (`ext` pairs), padded leading dims, an
+// output off by one byte (direct stores at run time); batches and bytes are not pairs.
+TEST(CpuBlocked, PairTiles) {
+  namespace cpu = xpose::detail::cpu;
+  const bool has = cpu::active_kernels().stream_pair_lines != nullptr;
+  const struct {
+    transpose_desc d;
+    i64 out_offset, in_offset;
+    bool pairs;
+  } cases[] = {
+      {tdesc(4224, 5000, 2), 0, 0, true},
+      {tdesc(4225, 3001, 2), 0, 0, true},
+      {tdesc(2113, 4000, 2), 2, 14, true},
+      {tdesc(1088, 4097, 2), 6, 2, true},
+      {[] { transpose_desc d = tdesc(1500, 2100, 2); d.ld_in = 2100; d.ld_out = 1510; return d; }(), 6, 2, true},
+      {[] { transpose_desc d = tdesc(1500, 2100, 2); d.ld_in = 2560; d.ld_out = 1504; return d; }(), 0, 0, true},
+      {tdesc(4224, 5000, 2), 1, 0, true},
+      {tdesc(500, 9000, 2), 0, 0, false},  // fewer than 4 tiles along i: not staged, not pairs
+      {tdesc(4224, 5000, 1), 0, 0, false},
+      {batched(tdesc(1120, 1536, 2), 3), 0, 0, false},
+  };
+  for (xpose::cpu_tuning t : {xpose::cpu_tuning::kAmd, xpose::cpu_tuning::kIntel}) {
+    g_tuning = t;
+    for (const auto& c : cases)
+      for (int threads : {1, 2, 3}) {
+        std::string summary;
+        ASSERT_EQ(check_transpose(c.d, threads, c.out_offset, c.in_offset, &summary), "")
+            << c.d.rows << "x" << c.d.cols << " " << c.d.elem_bytes << "B +" << c.out_offset << " " << threads
+            << " threads";
+        EXPECT_EQ(summary.find("4-byte pairs") != std::string::npos,
+                  has && c.pairs && t == xpose::cpu_tuning::kAmd)
+            << summary;
+      }
+  }
+  g_tuning = xpose::cpu_tuning::kAuto;
 }
 
 // stage_rows against a plain row copy: every row count around the group of 8, byte counts around
