@@ -208,8 +208,9 @@ constexpr tile_rule kRuleStaged2{256, 2048, 256 << 10};
 // kernel_table::stream_pair_lines (the `amd` tuning on AVX-512), two adjacent input columns are one
 // 4-byte element: the 4-byte kernel transposes the tile's pairs into the staging buffer (a row of
 // pairs per two output rows), and stream_pair_lines splits each row's low and high halves into the
-// two output rows as it streams them. No staging copy, no 2-byte shuffles; the tile is the shape of
-// the f32 tiles' (64 x 1024 of 4-byte elements: output rows of 128 B, input rows of 4 KiB). Zen 4
+// two output rows as it streams them. No staging copy, no 2-byte shuffles; the tile is 64 x 1024
+// 4-byte elements as the f32 tiles are, here 64 halves x 1024 pairs (output rows of 128 B, input
+// rows of 4 KiB; the f32 tiles' output rows are 256 B). Zen 4
 // host, 2 threads, four alternating rounds, 16384^2 f16, % of copy (ms): staged 128 x 1024 65.4,
 // 70.6, 65.8, 70.0 (36.6-43.4 ms); pairs 72.8, 75.1, 71.5, 76.1 (33.4-37.9 ms); the same bytes as
 // f32 16384 x 8192 in the same rounds 76.7-83.0 (32.7-37.8 ms). Pair tiles of 128 x 1024 (the
