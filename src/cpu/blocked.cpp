@@ -204,19 +204,23 @@ constexpr tile_rule kRuleStaged1{256, 1024, 256 << 10};
 // 14.4-15.6 (as above, `--dtype f16`). For f32 staging measured no better (16.4-17.3 vs 17.5-17.8
 // GB/s at 16384^2 with 64 x 1024 tiles, 13.6-14.3 with 32 x 1024), so 4-byte tiles stay unstaged.
 constexpr tile_rule kRuleStaged2{256, 2048, 256 << 10};
-// Halves as pairs: where a plain 2-D transpose of halves would be staged and the table has
-// kernel_table::stream_pair_lines (the `amd` tuning on AVX-512), two adjacent input columns are one
-// 4-byte element: the 4-byte kernel transposes the tile's pairs into the staging buffer (a row of
-// pairs per two output rows), and stream_pair_lines splits each row's low and high halves into the
-// two output rows as it streams them. No staging copy, no 2-byte shuffles; the tile is 64 x 1024
-// 4-byte elements as the f32 tiles are, here 64 halves x 1024 pairs (output rows of 128 B, input
-// rows of 4 KiB; the f32 tiles' output rows are 256 B). Zen 4
-// host, 2 threads, four alternating rounds, 16384^2 f16, % of copy (ms): staged 128 x 1024 65.4,
-// 70.6, 65.8, 70.0 (36.6-43.4 ms); pairs 72.8, 75.1, 71.5, 76.1 (33.4-37.9 ms); the same bytes as
-// f32 16384 x 8192 in the same rounds 76.7-83.0 (32.7-37.8 ms). Pair tiles of 128 x 1024 (the
-// staged shape) 65.7-70.0, of 256 x 512 60.8-63.3. One thread: staged 15.7-17.0 GB/s, pairs
-// 18.1-18.6, f32 19.9-22.3 (docs/cpu.md "Fifty-fourth session").
-constexpr tile_rule kRulePairs2{128, 4096, 256 << 10};
+// Split tiles: where a plain 2-D transpose of bytes or halves would be staged, its output rows share
+// their line offset, and the table has kernel_table::stream_split_lines (the `amd` tuning on
+// AVX-512), W = 4 / e adjacent input columns are one 4-byte word: the 4-byte kernel transposes the
+// tile's words into the staging buffer (a row of words per W output rows), and stream_split_lines
+// splits each row's words into the W output rows as it streams them. No staging copy, no 1- or
+// 2-byte shuffles; the tile is 1024 words wide, as the f32 tiles are 1024 elements (output rows of
+// 128 B; input rows of 2 KiB of bytes, 4 KiB of halves: 128 x 2048 bytes, 64 x 2048 halves). Zen 4
+// host, 2 threads, `xpose bench --device cpu --shapes S --reps 5 --warmup 1`, three alternating
+// rounds, ms, staged -> split (docs/cpu.md "Fifty-fourth session"): i8 16384^2 19.8, 20.3, 23.3 ->
+// 16.0, 18.5, 18.1; 16384 x 8192 11.3, 10.4, 10.1 -> 9.4, 10.3, 8.8; 8192 x 16384 9.3, 9.7, 9.8 ->
+// 8.5, 8.3, 8.9; f16 16384^2 32.7, 32.0, 36.5 -> 30.9, 30.4, 34.6 (five more rounds 38.5-43.3 ->
+// 29.6-39.0; the same bytes as f32 16384 x 8192 ran 32.7-37.8). Output rows at differing line
+// offsets (10007 x 9973, `ext` words) ran level or a few percent slower, so they stay staged. Other
+// split tiles: halves 128 x 1024 (the staged shape) 65.7-70.0% of copy against 71.5-76.1, 256 x
+// 512 60.8-63.3; bytes 256 x 1024 (the staged shape) 18.7-20.9 ms, 64 x 4096 19.7-21.5, against
+// 16.2-19.1.
+constexpr tile_rule kRuleSplit{128, 4096, 256 << 10};
 // Batches of bytes and halves (outer dims: batched transposes, and permutations that are one, such as
 // the rank-3 reversal [2048,256,512] perm 2,1,0) are staged as a plain transpose is where each
 // matrix is at least kStagedBatchMatrixBytes, with input rows of at least kStagedBatchInRow bytes
@@ -489,7 +493,7 @@ struct tile_shape {
   i64 ti = 1, tj = 1;  // elements along i (output-contiguous) and j (input-contiguous)
   bool stream = false;
   bool staged = false;  // whole-line tiles staged through kernel_table::stage_rows (run_tiles)
-  bool pairs = false;   // halves transposed as 4-byte pairs, split on the way out (kRulePairs2)
+  bool split = false;   // bytes or halves transposed as 4-byte words, split on the way out (kRuleSplit)
   bool rows_first = false;  // strided scalar tiles walked along their input rows (choose_tiles)
 };
 
@@ -498,9 +502,8 @@ struct tile_shape {
 // byte kernel reads at once spread over the L1 sets.
 i64 staged_row_stride(i64 tj, i64 e) { return (tj * e + 127) / 128 * 128 + 64; }
 
-// A pair tile's row of pairs in the staging buffer (run_tiles' pairs): ti pairs of 2-byte
-// elements, and the `ext` ones a row at a differing line offset takes, in whole lines.
-i64 pair_row_bytes(i64 ti) { return round_up((ti + 32) * 4, 64); }
+// A split tile's row of words in the staging buffer (run_tiles' split tiles): ti words, whole lines.
+i64 split_row_bytes(i64 ti) { return round_up(ti * 4, 64); }
 
 // True when every output row of the tile nest starts at the same offset within a cache line
 // (the strides of all dims but i are whole lines), whatever the base pointer.
@@ -671,10 +674,11 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
              n.j.in_stride == e && out_bytes >= kStreamMinBytes &&
              (ni * e >= 4 * staged_rule.out_row || (whole_line_rows(n) && ni * e >= staged_rule.out_row)) &&
              nj * e >= (batch ? kStagedBatchInRow : staged_rule.in_row);
-  // (Batches stay staged: pairs were measured on plain transposes only.)
-  s.pairs = s.staged && e == 2 && n.outer_rank == 0 && kt.stream_pair_lines;
-  if (s.pairs) s.staged = false;
-  tile_rule rule = s.pairs ? kRulePairs2 : s.staged ? staged_rule : rule_for(n);
+  // (Batches stay staged: split tiles of halves lost on three of four batches; so do output rows at
+  // differing line offsets, where they ran level or a few percent slower: docs/cpu.md.)
+  s.split = s.staged && n.outer_rank == 0 && rows_share_line_offset(n) && kt.stream_split_lines;
+  if (s.split) s.staged = false;
+  tile_rule rule = s.split ? kRuleSplit : s.staged ? staged_rule : rule_for(n);
   // (kPlainWideWalk: batches take the plain walk's tile, not its macro blocks.)
   const bool whole_short_out_rows = n.j.out_stride == ni * e && ni * e <= kWholeOutRowsWideMaxBytes;
   const bool plain_tile = n.outer_rank == 0 || (!n.i_chain_rank && !n.j_chain_rank && !whole_short_out_rows);
@@ -775,8 +779,8 @@ tile_shape choose_tiles(const blocked_nest& n, const kernel_table& kt, i64 out_b
   const i64 staged_rows = s.ti + (rows_share_line_offset(n) ? 0 : 64 / e);
   s.staged = s.staged && s.stream && s.ti * e % 64 == 0 && (s.ti < ni || whole_line_rows(n)) &&
              staged_rows * staged_row_stride(s.tj, e) <= kBufBytes && staged_rows * kStagedChunkBytes <= kInStageBytes;
-  // (Pair tiles need their rows of pairs, `ext` included, within the staging buffer: run_tiles.)
-  s.pairs = s.pairs && s.stream && s.tj / 2 * pair_row_bytes(s.ti) <= kBufBytes;
+  // (Split tiles need their rows of words within the staging buffer: run_tiles.)
+  s.split = s.split && s.stream && s.tj * e / 4 * split_row_bytes(s.ti) <= kBufBytes;
   // Folded elements of other sizes (the strided scalar loop): input rows first where the tile's
   // input is one sequential stretch and its output rows few enough (kRowsFirstMaxOutRows).
   s.rows_first = elem_index(e) < 0 && !pads_elements(e) && !n.i_chain_rank && !n.j_chain_rank &&
@@ -1388,11 +1392,11 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
   // 10.9-12.6 (docs/cpu.md "Seventh round").
   // Output rows at differing line offsets stage their `ext` rows too.
   const bool staged = s.staged && lines && (line_tiles || ext > 0) && !chained && tile.simd && kt.stage_rows;
-  // Pair tiles (kRulePairs2): interior tiles of an even number of columns go through the 4-byte
-  // kernel into rows of pairs (pair_row_bytes apart), split by stream_pair_lines; the others (the
-  // i tiles at the rows' ends, a last odd column) take the ordinary path.
-  const bool pairs = s.pairs && lines && !chained && e == 2 && tile.simd && kt.tile[2] && kt.stream_pair_lines;
-  const i64 pair_ldb = pair_row_bytes(s.ti);
+  // Split tiles (kRuleSplit): interior tiles of whole words (a multiple of 4 / e columns) go through
+  // the 4-byte kernel into rows of words (split_row_bytes apart), split by stream_split_lines; the
+  // others (the i tiles at the rows' ends, a last tile of a ragged width) take the ordinary path.
+  const bool split = s.split && lines && ext == 0 && !chained && e <= 2 && kt.tile[2] && kt.stream_split_lines;
+  const i64 split_ldb = split ? split_row_bytes(s.ti) : 0, split_w = 4 / e;
   // Transposes of 16-byte elements (batched or not, folded ones too) whose tiles are whole output
   // lines: each interior tile goes straight to the output with streaming stores
   // (kernel_table::stream_tile_16b), skipping the staging buffer and stream_lines. Zen 2, 2 threads,
@@ -1519,9 +1523,9 @@ void run_tiles(const plan_data& pd, const blocked_nest& n, const kernel_table& k
         } else {
           const i64 i1x = std::min(ni, i1 + ext);
           const bool row_end = !line_rows && (i0 == 0 || i1 + std::max<i64>(ext, 1) > ni);
-          if (pairs && !row_end && (j1 - j0) % 2 == 0) {
-            kt.tile[2](src, n.i.in_stride, buf, pair_ldb, i1x - i0, (j1 - j0) / 2);
-            kt.stream_pair_lines(dst, n.j.out_stride, buf, pair_ldb, (j1 - j0) / 2, (i1 - i0) * e);
+          if (split && !row_end && (j1 - j0) % split_w == 0) {
+            kt.tile[2](src, n.i.in_stride, buf, split_ldb, i1x - i0, (j1 - j0) / split_w);
+            kt.stream_split_lines(dst, n.j.out_stride, buf, split_ldb, (j1 - j0) / split_w, (i1 - i0) * e, e);
             continue;
           }
           if (staged && !row_end) {  // (i1x = i1 + ext: the lines that start in the part end in it)
@@ -1981,7 +1985,7 @@ kernel_table tuned_kernels(cpu_tuning t) {
   kernel_table k = active_kernels();
   if (t == cpu_tuning::kIntel && k.stream_copy_pieces) k.stream_copy = k.stream_copy_pieces;
   if (t == cpu_tuning::kAmd && k.tile_amd[0]) std::copy(k.tile_amd.begin(), k.tile_amd.end(), k.tile.begin());
-  if (t != cpu_tuning::kAmd) k.stream_pair_lines = nullptr;  // measured on the Zen 4 host only (kRulePairs2)
+  if (t != cpu_tuning::kAmd) k.stream_split_lines = nullptr;  // measured on the Zen 4 host only (kRuleSplit)
   return k;
 }
 
@@ -2028,7 +2032,7 @@ status configure_blocked(plan_data& pd, std::string*) {
                                                           : "",
                              simd && chain_links_staged(n, s) ? ", staged input (i chain links together)"
                              : s.staged || (simd && chain_stages_input(n, s)) ? ", staged input"
-                             : s.pairs                                          ? ", halves as 4-byte pairs"
+                             : s.split ? (n.elem == 1 ? ", bytes as 4-byte quads" : ", halves as 4-byte pairs")
                                                                                 : "");
   }
   return status::kSuccess;

@@ -77,14 +77,14 @@ struct kernel_table {
   // tile[1]'s place: the VBMI table's, also taking narrow tiles of any length (microkernels_vbmi.cpp
   // says why). Null: tile[] serves every tuning.
   std::array<tile_fn, 2> tile_amd{};
-  // stream_lines for 2-byte elements transposed as 4-byte pairs (blocked.cpp, run_tiles' pairs):
-  // buffer row k (at buf + k * ldb) holds pairs whose low halves are output row 2k's elements and
-  // whose high halves are row 2k + 1's (rows at dst + 2k * ldo and one ldo further). Each of the two
-  // rows streams the lines stream_lines would stream for a row of len bytes (element m's 2 bytes
-  // are the half of buffer bytes 4m .. 4m + 3). Null: such tiles take the other paths. Only the
-  // AVX-512 table has it, and tuned_kernels keeps it for the `amd` tuning only (blocked.cpp says why).
-  void (*stream_pair_lines)(std::byte* dst, std::int64_t ldo, const std::byte* buf, std::int64_t ldb,
-                            std::int64_t pairs, std::int64_t len) = nullptr;
+  // stream_lines for 1- and 2-byte elements transposed as 4-byte words (blocked.cpp, run_tiles'
+  // split tiles): buffer row k (at buf + k * ldb) holds words of W = 4 / e elements, and part q of
+  // its word m (bytes q e .. q e + e - 1) is element m of output row W k + q (rows at dst + (W k +
+  // q) * ldo). Each output row streams the lines stream_lines would stream for a row of len bytes.
+  // Null: such tiles take the other paths. Only the AVX-512 table has it, and tuned_kernels keeps it
+  // for the `amd` tuning only (blocked.cpp, kRuleSplit, says why).
+  void (*stream_split_lines)(std::byte* dst, std::int64_t ldo, const std::byte* buf, std::int64_t ldb,
+                             std::int64_t rows, std::int64_t len, std::int64_t e) = nullptr;
 };
 
 // unzip_stream's channels, and how it walks its input: kUnzipPieces pieces of kUnzipPieceBytes of

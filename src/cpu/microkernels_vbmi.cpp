@@ -247,39 +247,63 @@ void tile(const std::byte* in, i64 ldi, std::byte* out, i64 ldo, i64 rows, i64 c
   base()->tile[E == 1 ? 0 : 1](in, ldi, out, ldo, rows, cols);
 }
 
-// kernel_table::stream_pair_lines. 64 output bytes (32 halves) of a row are the low or the high
-// halves of 128 buffer bytes: one vpermt2w of two loads. Rows 2k and 2k + 1 at the same line offset
-// (whole-line strides) take one loop for both, which shares the loads.
-void stream_pair_lines(std::byte* dst, i64 ldo, const std::byte* buf, i64 ldb, i64 pairs, i64 len) {
-  alignas(64) static constexpr std::array<std::uint16_t, 32> kEven = [] {
-    std::array<std::uint16_t, 32> a{};
-    for (int i = 0; i < 32; ++i) a[i] = static_cast<std::uint16_t>(2 * i);
+// kernel_table::stream_split_lines. 64 output bytes of a row are part q of each of 64 / E words,
+// 256 / E buffer bytes: for halves one vpermt2w of two loads, for bytes two vpermt2b of four
+// loads (each takes 32 bytes from a pair of registers) and a blend. Output rows at one line offset
+// (whole-line strides) share the loads: one loop for all 4 / E rows of a buffer row.
+template <int E>
+void stream_split_lines_of(std::byte* dst, i64 ldo, const std::byte* buf, i64 ldb, i64 rows, i64 len) {
+  constexpr int W = 4 / E;  // output rows per buffer row
+  // pick[q]: byte or half m of output part q is the buffer's element W m + q (of two registers).
+  alignas(64) static constexpr auto kPick = [] {
+    std::array<std::array<std::uint8_t, 64>, W> a{};
+    for (int q = 0; q < W; ++q)
+      for (int m = 0; m < 64; ++m)
+        a[q][m] = static_cast<std::uint8_t>((W * m + q) & (E == 1 ? 127 : 63));  // (halves: the first 32)
     return a;
   }();
-  const __m512i lo = _mm512_load_si512(kEven.data());
-  const __m512i hi = _mm512_add_epi16(lo, _mm512_set1_epi16(1));
+  __m512i pick[W];
+  for (int q = 0; q < W; ++q)
+    pick[q] = E == 1 ? _mm512_load_si512(kPick[q].data())
+                     : _mm512_cvtepu8_epi16(_mm256_load_si256(reinterpret_cast<const __m256i*>(kPick[q].data())));
   auto first_of = [](const std::byte* d) { return static_cast<i64>((64 - (reinterpret_cast<std::uintptr_t>(d) & 63)) & 63); };
-  auto half = [&](std::byte* d, const std::byte* s, __m512i pick) {
-    for (i64 k = first_of(d); k < len; k += 64) {
-      const __m512i a = _mm512_loadu_si512(s + 2 * k), b = _mm512_loadu_si512(s + 2 * k + 64);
-      _mm512_stream_si512(reinterpret_cast<__m512i*>(d + k), _mm512_permutex2var_epi16(a, pick, b));
+  // The 64 bytes at row byte k of each output part come from the 256 / E buffer bytes at W * k,
+  // loaded once (stores between the loads could alias them for all the compiler knows).
+  constexpr int kRegs = 4 / E;  // halves: 2 registers, bytes: 4
+  auto load = [&](const std::byte* s, i64 k, __m512i (&x)[4]) {
+    for (int i = 0; i < kRegs; ++i) x[i] = _mm512_loadu_si512(s + W * k + 64 * i);
+  };
+  auto part = [&](const __m512i (&x)[4], int q) {
+    if constexpr (E == 2) {
+      return _mm512_permutex2var_epi16(x[0], pick[q], x[1]);
+    } else {  // bytes 0-31 from the first 128 buffer bytes, 32-63 from the rest
+      return _mm512_mask_blend_epi64(0xf0, _mm512_permutex2var_epi8(x[0], pick[q], x[1]),
+                                     _mm512_permutex2var_epi8(x[2], pick[q], x[3]));
     }
   };
-  for (i64 r = 0; r < pairs; ++r) {
+  __m512i x[4];
+  for (i64 r = 0; r < rows; ++r) {
     const std::byte* s = buf + r * ldb;
-    std::byte* d0 = dst + 2 * r * ldo;
-    std::byte* d1 = d0 + ldo;
-    if (first_of(d0) != first_of(d1)) {
-      half(d0, s, lo);
-      half(d1, s, hi);
+    std::byte* d = dst + W * r * ldo;
+    bool same = true;
+    for (int q = 1; q < W; ++q) same = same && first_of(d + q * ldo) == first_of(d);
+    if (!same) {
+      for (int q = 0; q < W; ++q)
+        for (i64 k = first_of(d + q * ldo); k < len; k += 64) {
+          load(s, k, x);
+          _mm512_stream_si512(reinterpret_cast<__m512i*>(d + q * ldo + k), part(x, q));
+        }
       continue;
     }
-    for (i64 k = first_of(d0); k < len; k += 64) {
-      const __m512i a = _mm512_loadu_si512(s + 2 * k), b = _mm512_loadu_si512(s + 2 * k + 64);
-      _mm512_stream_si512(reinterpret_cast<__m512i*>(d0 + k), _mm512_permutex2var_epi16(a, lo, b));
-      _mm512_stream_si512(reinterpret_cast<__m512i*>(d1 + k), _mm512_permutex2var_epi16(a, hi, b));
+    for (i64 k = first_of(d); k < len; k += 64) {
+      load(s, k, x);
+      for (int q = 0; q < W; ++q) _mm512_stream_si512(reinterpret_cast<__m512i*>(d + q * ldo + k), part(x, q));
     }
   }
+}
+void stream_split_lines(std::byte* dst, i64 ldo, const std::byte* buf, i64 ldb, i64 rows, i64 len, i64 e) {
+  if (e == 1) stream_split_lines_of<1>(dst, ldo, buf, ldb, rows, len);
+  else stream_split_lines_of<2>(dst, ldo, buf, ldb, rows, len);
 }
 
 }  // namespace
@@ -295,7 +319,7 @@ const kernel_table* vbmi_kernels() {
     k.tile_amd = {tile<1, true>, tile<2, true>};
     k.unzip_stream = unzip_stream_avx512;
     k.zip_stream = zip_stream_avx512;
-    k.stream_pair_lines = stream_pair_lines;
+    k.stream_split_lines = stream_split_lines;
     return k;
   }();
   return &t;

@@ -690,39 +690,40 @@ TEST(CpuBlocked, LargeStreamingOutputs) {
   }
 }
 
-// kernel_table::stream_pair_lines against its definition: each output row (2k the low halves of
-// buffer row k's pairs, 2k + 1 the high ones) gets exactly the lines stream_lines would stream for
-// it, from its first line boundary through the line holding byte len - 1; rows at one line offset
-// (one loop for both) and at differing ones, lengths under a line, ragged and whole; nothing else
-// is written.
-TEST(CpuBlockedKernels, StreamPairLines) {
+// kernel_table::stream_split_lines against its definition, bytes and halves: each output row (W k + q,
+// W = 4 / e, part q of buffer row k's words) gets exactly the lines stream_lines would stream for it,
+// from its first line boundary through the line holding byte len - 1; rows at one line offset (one
+// loop for all W) and at differing ones, lengths under a line, ragged and whole; nothing else is
+// written.
+TEST(CpuBlockedKernels, StreamSplitLines) {
   const auto& kt = xpose::detail::cpu::active_kernels();
-  if (!kt.stream_pair_lines) GTEST_SKIP() << "no stream_pair_lines on this CPU's kernel table (" << kt.isa << ")";
-  for (i64 pairs : {1, 3})
-    for (i64 len : {2, 62, 64, 190, 256, 1026})
-      for (i64 off : {0, 2, 30, 62})          // bytes from a line boundary to the first output row
-        for (i64 skew : {0, 2, 34}) {         // the output stride's bytes past whole lines
-          const i64 ldo = (len + 63) / 64 * 64 + 128 + skew, ldb = 2 * ((len + 63) / 64 * 64 + 64);
-          std::vector<unsigned char> buf(static_cast<std::size_t>(pairs * ldb));
-          xpose::test::fill_random(buf.data(), buf.size(), static_cast<std::uint64_t>(len * 7 + off + skew));
-          std::vector<unsigned char> mem(static_cast<std::size_t>(2 * pairs * ldo + 192), xpose::test::kPoison);
-          unsigned char* out = mem.data() + (64 - reinterpret_cast<std::uintptr_t>(mem.data()) % 64) % 64 + off;
-          kt.stream_pair_lines(reinterpret_cast<std::byte*>(out), ldo, reinterpret_cast<const std::byte*>(buf.data()),
-                               ldb, pairs, len);
-          kt.stream_fence();
-          for (i64 r = 0; r < 2 * pairs; ++r) {
-            const auto row = reinterpret_cast<std::uintptr_t>(out + r * ldo);
-            const i64 first = static_cast<i64>((64 - row % 64) % 64);
-            const i64 end = len > first ? first + (len - first + 63) / 64 * 64 : first;
-            for (i64 b = 0; b < ldo; ++b) {
-              const unsigned char want = b >= first && b < end
-                                             ? buf[static_cast<std::size_t>((r / 2) * ldb + 4 * (b / 2) + 2 * (r % 2) + b % 2)]
-                                             : xpose::test::kPoison;
-              ASSERT_EQ(out[r * ldo + b], want) << pairs << " pairs, len " << len << ", offset " << off << ", skew "
-                                                << skew << ", row " << r << " byte " << b;
+  if (!kt.stream_split_lines) GTEST_SKIP() << "no stream_split_lines on this CPU's kernel table (" << kt.isa << ")";
+  for (i64 e : {1, 2})
+    for (i64 rows : {1, 3})
+      for (i64 len : {2, 62, 64, 190, 256, 1026})
+        for (i64 off : {0, 2, 30, 62})  // bytes from a line boundary to the first output row
+          for (i64 skew : {0, 2, 34}) {  // the output stride's bytes past whole lines
+            const i64 w = 4 / e, ldo = (len + 63) / 64 * 64 + 128 + skew, ldb = w * ((len + 63) / 64 * 64 + 64);
+            std::vector<unsigned char> buf(static_cast<std::size_t>(rows * ldb));
+            xpose::test::fill_random(buf.data(), buf.size(), static_cast<std::uint64_t>(len * 7 + off + skew + e));
+            std::vector<unsigned char> mem(static_cast<std::size_t>(w * rows * ldo + 192), xpose::test::kPoison);
+            unsigned char* out = mem.data() + (64 - reinterpret_cast<std::uintptr_t>(mem.data()) % 64) % 64 + off;
+            kt.stream_split_lines(reinterpret_cast<std::byte*>(out), ldo, reinterpret_cast<const std::byte*>(buf.data()),
+                                  ldb, rows, len, e);
+            kt.stream_fence();
+            for (i64 r = 0; r < w * rows; ++r) {
+              const auto row = reinterpret_cast<std::uintptr_t>(out + r * ldo);
+              const i64 first = static_cast<i64>((64 - row % 64) % 64);
+              const i64 end = len > first ? first + (len - first + 63) / 64 * 64 : first;
+              for (i64 b = 0; b < ldo; ++b) {
+                // Byte b of output row r: element b / e of the row, part r % w of word b / e of buffer row r / w.
+                const auto at = static_cast<std::size_t>((r / w) * ldb + 4 * (b / e) + e * (r % w) + b % e);
+                const unsigned char want = b >= first && b < end ? buf[at] : xpose::test::kPoison;
+                ASSERT_EQ(out[r * ldo + b], want) << e << " B, " << rows << " rows, len " << len << ", offset " << off
+                                                  << ", skew " << skew << ", row " << r << " byte " << b;
+              }
             }
           }
-        }
 }
 
 // kernel_table::unzip_stream against its definition: 1-, 2-, 4- and 8-byte elements, every channel
@@ -1720,8 +1721,8 @@ TEST(CpuBlocked, StreamedTilesOf16ByteElements) {
 // (kRule1And2Plain), walked row-major: ragged shapes over several tiles on both axes, with
 // misaligned pointers, streamed, 1-3 threads; batched ones keep the 256-byte rows.
 TEST(CpuBlocked, PlainTransposesOfBytesAndHalves) {
-  // (Halves take kRulePairs2's 64 x 2048 tiles where the host's tuning has pairs: PairTiles.)
-  const bool pairs = xpose::detail::cpu::tuned_kernels(xpose::detail::cpu::resolve_tuning(g_tuning)).stream_pair_lines;
+  // (Both take kRuleSplit's tiles where the host's tuning has split tiles: SplitTiles.)
+  const bool split = xpose::detail::cpu::tuned_kernels(xpose::detail::cpu::resolve_tuning(g_tuning)).stream_split_lines;
   const struct {
     transpose_desc d;
     i64 out_offset, in_offset;
@@ -1741,8 +1742,8 @@ TEST(CpuBlocked, PlainTransposesOfBytesAndHalves) {
       std::string summary;
       ASSERT_EQ(check_transpose(c.d, threads, c.out_offset, c.in_offset, &summary), "")
           << c.d.rows << "x" << c.d.cols << " " << c.d.elem_bytes << "B +" << c.out_offset << " " << threads << " threads";
-      const bool as_pairs = pairs && c.d.elem_bytes == 2;
-      EXPECT_NE(summary.find(as_pairs ? "64x2048 tiles" : c.tile), std::string::npos) << summary;
+      const char* tile = !split ? c.tile : c.d.elem_bytes == 2 ? "64x2048 tiles" : "128x2048 tiles";
+      EXPECT_NE(summary.find(tile), std::string::npos) << summary;
       if (xpose::detail::cpu::active_kernels().stream_copy) {
         EXPECT_NE(summary.find("streaming"), std::string::npos) << summary;
       }
@@ -1764,8 +1765,8 @@ TEST(CpuBlocked, PlainTransposesOfBytesAndHalves) {
 // threads; and shapes that must not be staged.
 TEST(CpuBlocked, StagedTiles) {
   const bool avx2 = xpose::detail::cpu::active_kernels().stage_rows != nullptr;
-  // Plain transposes of halves go as 4-byte pairs instead where the host's tuning has them (PairTiles).
-  const bool pairs = xpose::detail::cpu::tuned_kernels(xpose::detail::cpu::resolve_tuning(g_tuning)).stream_pair_lines;
+  // Plain transposes go as 4-byte words instead where the host's tuning has split tiles (SplitTiles).
+  const bool split = xpose::detail::cpu::tuned_kernels(xpose::detail::cpu::resolve_tuning(g_tuning)).stream_split_lines;
   const struct {
     transpose_desc d;
     i64 out_offset, in_offset;
@@ -1804,9 +1805,9 @@ TEST(CpuBlocked, StagedTiles) {
       std::string summary;
       ASSERT_EQ(check_transpose(c.d, threads, c.out_offset, c.in_offset, &summary), "")
           << c.d.rows << "x" << c.d.cols << " " << c.d.elem_bytes << "B +" << c.out_offset << " " << threads << " threads";
-      const bool as_pairs = pairs && c.d.elem_bytes == 2 && c.staged;
-      EXPECT_EQ(summary.find("staged input") != std::string::npos, avx2 && c.staged && !as_pairs) << summary;
-      EXPECT_EQ(summary.find("4-byte pairs") != std::string::npos, as_pairs) << summary;
+      const bool as_words = split && c.staged && c.d.ld_out.value_or(c.d.rows) * c.d.elem_bytes % 64 == 0;
+      EXPECT_EQ(summary.find("staged input") != std::string::npos, avx2 && c.staged && !as_words) << summary;
+      EXPECT_EQ(summary.find("as 4-byte") != std::string::npos, as_words) << summary;
     }
   // Batches (outer dims) are staged where each matrix is at least 1 MiB (kStagedBatchMatrixBytes),
   // with input rows from 512 B: batched transposes, misaligned ones, and permutations that are one
@@ -1814,7 +1815,6 @@ TEST(CpuBlocked, StagedTiles) {
   const struct {
     permute_desc d;
     bool staged;
-    bool plain = false;  // fuses to a plain 2-D transpose (halves: pairs where the tuning has them)
   } batches[] = {
       {pdesc({2, 1088, 4096}, {0, 2, 1}, 1), true},
       {pdesc({3, 1120, 1536}, {0, 2, 1}, 2), true},
@@ -1823,7 +1823,7 @@ TEST(CpuBlocked, StagedTiles) {
       {pdesc({8, 1024, 960}, {0, 2, 1}, 1), false},  // 960 KiB a matrix
       {pdesc({2400, 8, 448}, {2, 1, 0}, 1), false},  // input rows of 448 B
       {pdesc({2113, 3, 1596}, {1, 2, 0}, 1), true},  // output rows at differing line offsets
-      {pdesc({1030, 4, 1300}, {1, 2, 0}, 2), true, true},
+      {pdesc({1030, 4, 1300}, {1, 2, 0}, 2), true},
       // Output rows of whole lines, fewer than 4 tiles long (whole_line_rows): every tile staged,
       // the first and last along i too; a short last i tile; halves; rows off whole lines are not.
       {pdesc({256, 16, 4096}, {2, 1, 0}, 1), true},
@@ -1836,9 +1836,7 @@ TEST(CpuBlocked, StagedTiles) {
     for (int threads : {1, 2, 3}) {
       std::string summary;
       ASSERT_EQ(check_permute(b.d, threads, &summary), "") << summary << ", " << threads << " threads";
-      const bool as_pairs = pairs && b.plain && b.d.elem_bytes == 2;
-      EXPECT_EQ(summary.find("staged input") != std::string::npos, avx2 && b.staged && !as_pairs) << summary;
-      EXPECT_EQ(summary.find("4-byte pairs") != std::string::npos, as_pairs) << summary;
+      EXPECT_EQ(summary.find("staged input") != std::string::npos, avx2 && b.staged) << summary;
     }
   transpose_desc batched = tdesc(1088, 4096, 1);  // and through the transpose API, pointers misaligned
   batched.batch = 2;
@@ -1857,30 +1855,40 @@ TEST(CpuBlocked, StagedTiles) {
     }
 }
 
-// Plain 2-D transposes of halves as 4-byte pairs (kRulePairs2, the `amd` tuning where the table has
-// stream_pair_lines): the 4-byte kernel's rows of pairs, split into two output rows each as they
-// stream. Against the reference under both tunings, 1-3 threads: whole and ragged tiles, an odd
-// column count (the last j tile odd: the ordinary path), misaligned pointers (shifted i tiles, an
-// odd first j tile), output rows at differing line offsets (`ext` pairs), padded leading dims, an
-// output off by one byte (direct stores at run time); batches and bytes are not pairs.
-TEST(CpuBlocked, PairTiles) {
+// Plain 2-D transposes of bytes and halves as 4-byte words (kRuleSplit, the `amd` tuning where the
+// table has stream_split_lines): the 4-byte kernel's rows of quads or pairs, split into 4 or 2 output
+// rows each as they stream. Against the reference under both tunings, 1-3 threads: whole and ragged
+// tiles, column counts not a multiple of the word (the last j tile: the ordinary path), misaligned
+// pointers (shifted i tiles, a first j tile off the word), padded leading dims, an output off by one
+// byte (direct stores at run time); output rows at differing line offsets, narrow i extents and
+// batches are not split.
+TEST(CpuBlocked, SplitTiles) {
   namespace cpu = xpose::detail::cpu;
-  const bool has = cpu::active_kernels().stream_pair_lines != nullptr;
+  const bool has = cpu::active_kernels().stream_split_lines != nullptr;
   const struct {
     transpose_desc d;
     i64 out_offset, in_offset;
-    bool pairs;
+    bool split;
   } cases[] = {
       {tdesc(4224, 5000, 2), 0, 0, true},
-      {tdesc(4225, 3001, 2), 0, 0, true},
-      {tdesc(2113, 4000, 2), 2, 14, true},
+      {tdesc(4224, 3001, 2), 0, 0, true},  // an odd last j tile
+      {tdesc(2112, 4000, 2), 2, 14, true},  // pointers off lines: shifted i tiles, a j tile off the pair
       {tdesc(1088, 4097, 2), 6, 2, true},
-      {[] { transpose_desc d = tdesc(1500, 2100, 2); d.ld_in = 2100; d.ld_out = 1510; return d; }(), 6, 2, true},
       {[] { transpose_desc d = tdesc(1500, 2100, 2); d.ld_in = 2560; d.ld_out = 1504; return d; }(), 0, 0, true},
-      {tdesc(4224, 5000, 2), 1, 0, true},
-      {tdesc(500, 9000, 2), 0, 0, false},  // fewer than 4 tiles along i: not staged, not pairs
-      {tdesc(4224, 5000, 1), 0, 0, false},
+      {tdesc(4224, 5000, 2), 1, 0, true},  // (the plan splits; at run time direct stores)
+      {tdesc(4224, 5000, 1), 0, 0, true},
+      {tdesc(4224, 5003, 1), 0, 0, true},   // a last j tile 3 past whole quads
+      {tdesc(4160, 4103, 1), 1, 63, true},
+      {tdesc(4224, 4099, 1), 17, 5, true},
+      {[] { transpose_desc d = tdesc(1100, 4100, 1); d.ld_in = 4111; d.ld_out = 1152; return d; }(), 3, 9, true},
+      // Output rows at differing line offsets stay staged, as do narrow i extents and batches.
+      {tdesc(4225, 3001, 2), 0, 0, false},
+      {[] { transpose_desc d = tdesc(1500, 2100, 2); d.ld_in = 2100; d.ld_out = 1510; return d; }(), 6, 2, false},
+      {tdesc(4350, 4099, 1), 17, 5, false},
+      {tdesc(500, 9000, 2), 0, 0, false},
+      {tdesc(1000, 8000, 1), 0, 0, false},
       {batched(tdesc(1120, 1536, 2), 3), 0, 0, false},
+      {batched(tdesc(1088, 4096, 1), 2), 0, 0, false},
   };
   for (xpose::cpu_tuning t : {xpose::cpu_tuning::kAmd, xpose::cpu_tuning::kIntel}) {
     g_tuning = t;
@@ -1890,8 +1898,7 @@ TEST(CpuBlocked, PairTiles) {
         ASSERT_EQ(check_transpose(c.d, threads, c.out_offset, c.in_offset, &summary), "")
             << c.d.rows << "x" << c.d.cols << " " << c.d.elem_bytes << "B +" << c.out_offset << " " << threads
             << " threads";
-        EXPECT_EQ(summary.find("4-byte pairs") != std::string::npos,
-                  has && c.pairs && t == xpose::cpu_tuning::kAmd)
+        EXPECT_EQ(summary.find("as 4-byte") != std::string::npos, has && c.split && t == xpose::cpu_tuning::kAmd)
             << summary;
       }
   }
