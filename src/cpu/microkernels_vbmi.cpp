@@ -269,9 +269,8 @@ void stream_split_lines_of(std::byte* dst, i64 ldo, const std::byte* buf, i64 ld
   auto first_of = [](const std::byte* d) { return static_cast<i64>((64 - (reinterpret_cast<std::uintptr_t>(d) & 63)) & 63); };
   // The 64 bytes at row byte k of each output part come from the 256 / E buffer bytes at W * k,
   // loaded once (stores between the loads could alias them for all the compiler knows).
-  constexpr int kRegs = 4 / E;  // halves: 2 registers, bytes: 4
-  auto load = [&](const std::byte* s, i64 k, __m512i (&x)[4]) {
-    for (int i = 0; i < kRegs; ++i) x[i] = _mm512_loadu_si512(s + W * k + 64 * i);
+  auto load = [&](const std::byte* s, i64 k, __m512i (&x)[4]) {  // W registers: halves 2, bytes 4
+    for (int i = 0; i < W; ++i) x[i] = _mm512_loadu_si512(s + W * k + 64 * i);
   };
   auto part = [&](const __m512i (&x)[4], int q) {
     if constexpr (E == 2) {
