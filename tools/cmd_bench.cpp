@@ -284,8 +284,8 @@ void add_bench_command(CLI::App& app, context& ctx) {
   auto* cmd = app.add_subcommand("bench", "Time variants against a device copy of the same bytes; verify every output");
   auto a = std::make_shared<bench_args>();
   cmd->add_option("--variants", a->variants, "Comma-separated variant names, 'auto' or 'all'");
-  cmd->add_option("--shapes", a->shapes, "Comma-separated RxC matrix shapes (default 4096x4096)");
-  cmd->add_option("--batch", a->batch, "Matrices per shape (batched transpose)")->check(CLI::PositiveNumber);
+  cmd->add_option("--shapes,--shape", a->shapes, "Comma-separated RxC matrix shapes (default 4096x4096)");
+  cmd->add_option("--batch", a->batch, "Matrices per shape (batched transpose)")->check(at_least(1));
   cmd->add_option("--ld-in", a->ld_in, "Input leading dimension in elements (default: cols)");
   cmd->add_option("--ld-out", a->ld_out, "Output leading dimension in elements (default: rows)");
   cmd->add_option("--offset", a->offset, "GPU: start both pointers this many elements past an aligned allocation")
@@ -294,11 +294,11 @@ void add_bench_command(CLI::App& app, context& ctx) {
   cmd->add_option("--extents", a->extents, "Permutation: input extents a,b,c (with --perm)");
   cmd->add_option("--perm", a->perm, "Permutation: output dim k = input dim perm[k]");
   cmd->add_option("--block", a->block, "Block shape WxH for the variants that take one");
-  cmd->add_option("--reps", a->reps, "Timed repetitions (median, min, max are reported)")->check(CLI::PositiveNumber);
-  cmd->add_option("--warmup", a->warmup, "Untimed runs before timing")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--reps", a->reps, "Timed repetitions (median, min, max are reported)")->check(at_least(1));
+  cmd->add_option("--warmup", a->warmup, "Untimed runs before timing")->check(at_least(0));
   cmd->add_option("--device", a->device, "gpu or cpu (default: gpu when one is present)")
       ->check(CLI::IsMember({"gpu", "cpu"}));
-  cmd->add_option("--threads", a->threads, "CPU threads (0 = all)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--threads", a->threads, "CPU threads (0 = all)")->check(at_least(0));
   cmd->add_option("--cpu-tuning", a->cpu_tuning, "CPU: whose tuning tables, auto (by vendor), amd or intel")
       ->check(CLI::IsMember({"auto", "amd", "intel"}));
   cmd->add_option("--host-pages", a->host_pages,

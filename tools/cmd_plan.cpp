@@ -77,7 +77,7 @@ void add_plan_command(CLI::App& app, context& ctx) {
   auto* cmd = app.add_subcommand("plan", "Print the plan (normalised problem, variant, launch shape, reason)");
   auto a = std::make_shared<plan_args>();
   cmd->add_option("--shape", a->shape, "RxC matrix to transpose");
-  cmd->add_option("--batch", a->batch, "Matrices in the batch")->check(CLI::PositiveNumber);
+  cmd->add_option("--batch", a->batch, "Matrices in the batch")->check(at_least(1));
   cmd->add_option("--ld-in", a->ld_in, "Input leading dimension (elements)");
   cmd->add_option("--ld-out", a->ld_out, "Output leading dimension (elements)");
   cmd->add_option("--extents", a->extents, "Permutation: input extents a,b,c");

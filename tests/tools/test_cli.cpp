@@ -52,6 +52,10 @@ TEST(Cli, BadBenchInputIsOneClearLine) {
   expect_one_line_error({"bench", "--frobnicate"}, "frobnicate");
   expect_one_line_error({"bench", "--device", "cpu", "--baseline", "mkl"}, "mkl");
   expect_one_line_error({}, "subcommand");
+  expect_one_line_error({"frobnicate"}, "unknown command 'frobnicate'");
+  expect_one_line_error({"bench", "--device", "cpu", "--reps", "0"}, "at least 1, got 0");
+  expect_one_line_error({"bench", "--device", "cpu", "--warmup", "-1"}, "at least 0, got -1");
+  expect_one_line_error({"bench", "--device", "cpu", "--batch", "2x"}, "at least 1, got 2x");
   // Without --device the GPU/CPU notice must not add a line to an argument error.
   expect_one_line_error({"bench", "--shapes", "10x10", "--dtype", "f33"}, "f33");
 }
@@ -90,6 +94,14 @@ TEST(Cli, CpuBenchVerifiesAndWritesJsonAndCsv) {
   int rows = 0;
   for (std::string line; std::getline(cf, line);) ++rows;
   EXPECT_EQ(rows, static_cast<int>(j["results"].size()));
+}
+
+// `--shape` (plan's spelling) is accepted by the bench as well as `--shapes`.
+TEST(Cli, BenchTakesShapeAsWellAsShapes) {
+  const auto r = run_cli({"bench", "--device", "cpu", "--shape", "33x17", "--dtype", "f64", "--reps", "1", "--warmup", "0"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("| cpu | 33x17 | f64 |"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("WRONG"), std::string::npos) << r.out;
 }
 
 TEST(Cli, PermutationBenchOnCpu) {
