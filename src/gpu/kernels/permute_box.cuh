@@ -266,19 +266,20 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     in_cut[r] = run.cut;
     if (p.raw) in_base[r] = run.base;
   }
-  for (int o = tid; o < p.runs_out; o += kBoxThreads) {
-    const box_run run = box_run_of(p, false, o);
-    out_off[o] = run.off;
-    out_cut[o] = run.cut;
-    out_base[o] = run.base;
-  }
-  // gtab: each word's entry (low half) here, the next entry (its high half) after the barrier below
-  // (box_gtab_word; entries are below 64 KiB, so the high halves start 0).
-  for (int j = tid; j < p.run_out; j += kBoxThreads) gtab[box_gtab_index(p, j)] = box_gtab_word(box_gtab_of(p, j), 0);
-  __syncthreads();
-  auto* gtab_half = reinterpret_cast<std::uint16_t*>(gtab);  // little-endian: half 2k is word k's low half
-  for (int j = tid; j + 1 < p.run_out; j += kBoxThreads)
-    gtab_half[2 * box_gtab_index(p, j) + 1] = gtab_half[2 * box_gtab_index(p, j + 1)];
+  // The output side's tables (only the store phase reads them): built while the block's first
+  // tile loads, between the load phase's issue and its wait. Each gtab word holds its entry and the
+  // next one (box_gtab_word), computed by the same thread; the wide gather reads low halves only.
+  auto out_tables = [&] {
+    for (int o = tid; o < p.runs_out; o += kBoxThreads) {
+      const box_run run = box_run_of(p, false, o);
+      out_off[o] = run.off;
+      out_cut[o] = run.cut;
+      out_base[o] = run.base;
+    }
+    for (int j = tid; j < p.run_out; j += kBoxThreads)
+      gtab[box_gtab_index(p, j)] =
+          box_gtab_word(box_gtab_of(p, j), !p.wide && j + 1 < p.run_out ? box_gtab_of(p, j + 1) : 0);
+  };
   // The tile's origin: one thread computes the next one during this tile's stores and publishes it
   // at the closing barrier (a division chain over every dim, as in permute_runs).
   __shared__ packed_origin next_origin;
@@ -392,6 +393,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
       }
     }
     }
+    if (tile_id == blockIdx.x) out_tables();  // the block's first tile (uniform)
     wait_chunks_async();
     __syncthreads();  // every thread has read next_origin (and has announced its bulk rows' bytes)
     if (bulk) {  // the phase ends when thread 0 has arrived and every announced byte has landed
