@@ -269,6 +269,9 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   // The output side's tables (only the store phase reads them): built while the block's first
   // tile loads, between the load phase's issue and its wait. Each gtab word holds its entry and the
   // next one (box_gtab_word), computed by the same thread; the wide gather reads low halves only.
+  // Built before the first load instead (with a barrier between the two halves of gtab), f64
+  // one-block-per-tile boxes ran 4-5 points of copy slower, c128 0-0.8 (H200, docs/performance.md,
+  // fifty-fifth session).
   auto out_tables = [&] {
     for (int o = tid; o < p.runs_out; o += kBoxThreads) {
       const box_run run = box_run_of(p, false, o);
