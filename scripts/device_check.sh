@@ -6,6 +6,8 @@
 #   scripts/device_check.sh BIN bench   # CPU backend on all cores (GPU idle), then 2-D GPU benches
 #   scripts/device_check.sh BIN test    # the whole test_gpu binary, memcheck of reg_tile's cases,
 #                                       # then the 1-byte 2-D benches again
+#       MEMCHECK=FILTER: memcheck on these tests instead (a gtest filter), alongside the tests;
+#       BENCH2D=0: no 2-D benches after them
 #   TYPES="i8 f16" scripts/device_check.sh BIN suite   # the permutation suite, auto, per type
 #
 # Results go to $OUT: cpu.log, cpu-suite.json, gpu-2d.json, bench.log; tests.log.
@@ -35,6 +37,8 @@ case "${2:?bench or test}" in
     cat $OUT/cpu.log $OUT/bench.log ;;
   test)
     SECONDS=0
+    [ -n "${MEMCHECK:-}" ] && { timeout 300 compute-sanitizer --tool memcheck $B/test_gpu --gtest_filter="$MEMCHECK" 2>&1 |
+      grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" | head -8 > /tmp/t_m.log; } &
     $B/test_gpu --gtest_filter='GpuRandom.*:All/GpuHuge.*' > /tmp/t_a.log 2>&1 &
     $B/test_gpu --gtest_filter='-GpuRandom.*:All/GpuHuge.*' > /tmp/t_b.log 2>&1
     wait
@@ -43,10 +47,13 @@ case "${2:?bench or test}" in
         echo "== $f"; grep -E "^\[  (PASSED|FAILED)  \]|^\[  SKIPPED \] [0-9]+ tests|tests? from .* ran|Failure" "$f" | head -20
       done
       echo "tests took ${SECONDS}s"
-      echo "== memcheck: reg_tile by name"
-      timeout 200 compute-sanitizer --tool memcheck $B/test_gpu --gtest_filter='*reg_tile*' 2>&1 | grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]"
+      echo "== memcheck: ${MEMCHECK:-*reg_tile*}"
+      if [ -n "${MEMCHECK:-}" ]; then cat /tmp/t_m.log; else
+        timeout 200 compute-sanitizer --tool memcheck $B/test_gpu --gtest_filter='*reg_tile*' 2>&1 | grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]"
+      fi
       echo "done after ${SECONDS}s"
     } > $OUT/tests.log 2>&1
+    [ "${BENCH2D:-1}" = 0 ] && { cat $OUT/tests.log; exit 0; }
     $X bench --variants auto,reg_tile --shapes 16384x16384,16000x16000,12288x12288,8192x8192,4096x4096 --dtype i8 --reps 10 \
       --json $OUT/gpu-2d-i8.json 2>/dev/null | grep -E '^\| (auto|reg_tile)' >> $OUT/tests.log
     $X bench --variants auto --shapes 256x384 --batch 4096 --dtype i8 --reps 10 2>/dev/null | grep -E '^\| auto' >> $OUT/tests.log
