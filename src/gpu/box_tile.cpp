@@ -300,17 +300,7 @@ constexpr int kBoxOneShotSkipElem = 4;
 // chunks already wherever the pointer is.
 constexpr int kBoxRawMaxElem = 8;
 
-// Raw rows without a swizzle of elements up to this size come in by one bulk copy per row
-// (box_params::bulk; the copy engine, counted off an mbarrier) instead of a cp.async per chunk.
-// H200, 2026-12-04, two alternating rounds against cp.async, suite cases by name, % of copy
-// (results/box-bulk-ab-2026-12-04.json): i8 [1851276,29,5] perm 1,0,2 67.2 -> 72.9,
-// [24,7,19,17,3,14,21,5] 53.3 -> 56.4, [8256,25,20,13,5] 60.5 -> 62.7, four more +0.5 to +1.7, one
-// level; f16 [22,13,14,4,18,20,23] 77.5 -> 80.8, [925638,29,5] 82.2 -> 84.4, six more +0.2 to +1.6.
-// For bytes and halves the element gather keeps the shared pipe busiest (box_gtab_word), and the
-// bulk copy takes the load phase's 16-byte shared stores and its per-chunk index arithmetic off
-// it. 4- and 8-byte elements: f32 [462819,29,5] 78.2 -> 72.4 and [128561,174,3] 87.4 -> 83.7 (one
-// input run of 16-18 KiB a tile, one bulk copy), two more +0.5 and +1.6; f64 -1.4 to +0.9 on three.
-constexpr int kBoxBulkMaxElem = 2;
+// kBoxBulkMaxElem (box_tile.hpp): which raw rows may come in by bulk copies, and what measured it.
 // bulk_alternative: layout p's raw rows could be bulk rows (under no swizzle); bulk_rows: they are
 // (unswizzled, each run's aligned chunks one piece of shared memory).
 bool bulk_alternative(const box_params& p, int elem_bytes) { return p.raw && elem_bytes <= kBoxBulkMaxElem; }

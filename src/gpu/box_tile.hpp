@@ -50,7 +50,7 @@
 // the rows lie far enough apart (box_tile.cpp, raw_gap) that no two share a chunk. A row takes up to
 // 15 more bytes at each end and a table of its starts (in_base, after gtab). Raw rows take the word
 // gather below at any byte phase ("shifted"). Unswizzled, a row's chunks are one piece of shared
-// memory, which the copy engine can fill with one bulk copy (bulk; box_tile.cpp kBoxBulkMaxElem).
+// memory, which the copy engine can fill with one bulk copy (bulk; kBoxBulkMaxElem below).
 //
 // The word gather (1-byte elements; it ran halves too until raw rows made their element gather the
 // faster, box_tile.cpp kWordGatherMaxElem). The gather above moves one element per shared load,
@@ -100,6 +100,19 @@ inline constexpr std::int32_t kBoxMaxWindow = 0x7fffffff - 63;  // 2^31 - 64
 
 // The shared layout's swizzle (box_phys).
 enum box_swizzle : int { kBoxPlain = 0, kBoxGranules = 1, kBoxWords = 2 };
+
+// Raw rows without a swizzle of elements up to this size come in by one bulk copy per row
+// (box_params::bulk; the copy engine, counted off an mbarrier) instead of a cp.async per chunk.
+// H200, 2026-12-04, two alternating rounds against cp.async, suite cases by name, % of copy
+// (results/box-bulk-ab-2026-12-04.json): i8 [1851276,29,5] perm 1,0,2 67.2 -> 72.9,
+// [24,7,19,17,3,14,21,5] 53.3 -> 56.4, [8256,25,20,13,5] 60.5 -> 62.7, four more +0.5 to +1.7, one
+// level; f16 [22,13,14,4,18,20,23] 77.5 -> 80.8, [925638,29,5] 82.2 -> 84.4, six more +0.2 to +1.6.
+// For bytes and halves the element gather keeps the shared pipe busiest (box_gtab_word), and the
+// bulk copy takes the load phase's 16-byte shared stores and its per-chunk index arithmetic off
+// it. 4- and 8-byte elements: f32 [462819,29,5] 78.2 -> 72.4 and [128561,174,3] 87.4 -> 83.7 (one
+// input run of 16-18 KiB a tile, one bulk copy), two more +0.5 and +1.6; f64 -1.4 to +0.9 on three.
+// permute_box_kernel reads it too (its kMayBulk: which kernels compile the bulk path).
+inline constexpr int kBoxBulkMaxElem = 2;
 
 // Which of a tile's limits (packed_origin lim_a / lim_b) shortens a side's run at the edge.
 enum box_lim : int { kBoxLimNone = 0, kBoxLimA = 1, kBoxLimB = 2 };

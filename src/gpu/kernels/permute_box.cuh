@@ -248,6 +248,20 @@ template <class T, int Mode, int MinBlocks, bool Words = false, bool Converged =
 __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     permute_box_kernel(const T* __restrict__ in, T* __restrict__ out, box_params p) {
   constexpr int S = sizeof(T), V = 16 / S;
+  // Bulk rows (p.bulk) are planned only for elements of at most kBoxBulkMaxElem bytes in plain rows,
+  // so every other kernel carries their path (bulk copies, mbarrier, run-table loads, fence) as
+  // dead code; the 16-byte kernels compile without it. With it the 16-byte kernel had 2792 SASS
+  // instructions and 56 shared loads, without it 2376 and 30 (scripts/sass.sh), and the eight c128
+  // boxes that had lost 4-9 points since b059483 gained 4.0-10.4 (H100, 2026-12-05,
+  // results/box-nobulk-ab-2026-12-05-h100.json: [23,201,168,85] 76.2 -> 80.2, [403,7,6,9,22,10,2]
+  // 87.9 -> 98.3). Compiling it out of the other kernels too measured mixed, so they keep it: f64
+  // -1.7 to +4.1, f32 -0.2 to -3.0, granule-swizzled i8 and f16 -4.7 to +0.3 (the same run, and a
+  // second one for the three largest losses). kMayBulk stands last in each condition: so placed,
+  // the other kernels' SASS is the same as without it (scripts/sass.sh); in front, as in the
+  // measured candidate, the compiler schedules them differently. The 16-byte kernels here have the
+  // candidate's instruction counts and another schedule (docs/performance.md, fifty-sixth session).
+  constexpr bool kMayBulk = S < 16;
+  static_assert(kBoxBulkMaxElem < 16, "the 16-byte kernels compile without the bulk rows' path");
   extern __shared__ uint4 box_smem_raw[];  // uint4: 16-byte aligned rows
   unsigned char* tile = reinterpret_cast<unsigned char*>(box_smem_raw);
   std::int32_t* tab = reinterpret_cast<std::int32_t*>(tile + p.tile_bytes);
@@ -291,7 +305,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   unsigned rows_phase = 0;
   const auto tiles = static_cast<std::uint32_t>(p.tiles);
   if (tid == 0 && blockIdx.x < tiles) next_origin = packed_origin_of(p, blockIdx.x);
-  if (tid == 0 && p.bulk) {
+  if (tid == 0 && p.bulk && kMayBulk) {
     tma::mbar_init(&rows_bar, 1);
     tma::fence_mbar_init();
   }
@@ -330,7 +344,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     // Bulk rows (p.bulk: raw rows, no swizzle) inside the input: the copy engine brings each run's
     // aligned chunks in with one bulk copy, counted off rows_bar; no thread moves or waits for a chunk
     // on its own.
-    const bool bulk = p.bulk && inside;
+    const bool bulk = p.bulk && inside && kMayBulk;
     if (bulk) {
       for (int r = tid; r < p.runs_in; r += kBoxThreads) {
         if (!(o.full || packed_in_bounds(o, in_cut[r]))) continue;
@@ -497,7 +511,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     }
     // The next tile reuses the rows; publishes next_origin. The copy engine's writes of the next
     // tile's rows come after this tile's ordinary accesses to them (the fence).
-    if (p.bulk) tma::fence_async_shared();
+    if (p.bulk && kMayBulk) tma::fence_async_shared();
     __syncthreads();
   }
 }
