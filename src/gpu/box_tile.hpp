@@ -111,7 +111,8 @@ enum box_swizzle : int { kBoxPlain = 0, kBoxGranules = 1, kBoxWords = 2 };
 // bulk copy takes the load phase's 16-byte shared stores and its per-chunk index arithmetic off
 // it. 4- and 8-byte elements: f32 [462819,29,5] 78.2 -> 72.4 and [128561,174,3] 87.4 -> 83.7 (one
 // input run of 16-18 KiB a tile, one bulk copy), two more +0.5 and +1.6; f64 -1.4 to +0.9 on three.
-// permute_box_kernel reads it too (its kMayBulk: which kernels compile the bulk path).
+// permute_box_kernel's kMayBulk (which kernels compile the bulk path) must cover it: a
+// static_assert there.
 inline constexpr int kBoxBulkMaxElem = 2;
 
 // Which of a tile's limits (packed_origin lim_a / lim_b) shortens a side's run at the edge.
