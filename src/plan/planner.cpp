@@ -236,7 +236,22 @@ constexpr const char* kBoxReason4 =
     "ways, 16-byte chunks both ways (H200 f32 suite: 12 cases at 56-68% of copy, were 26-58%; f64 7 cases at "
     "66-75%, were 51-69%)";
 
-const char* box_reason(const plan_data& pd) { return pd.prob.elem_bytes <= 2 ? kBoxReason : kBoxReason4; }
+constexpr const char* kBoxReason8 =
+    "8-byte permutation that permute_runs would move, or permute_packed with a small box or with runs not "
+    "whole lines where the box's rows need no swizzle: "
+    "boxes with long runs both ways, 16-byte chunks both ways (f64, fifty-seventh session: the nine suite "
+    "cases runs took at 67-86% of copy ran 76-93% on an H100; H200 f64 suite median / minimum 85.8 / 64.9 "
+    "-> 87.2 / 70.0)";
+
+constexpr const char* kBoxReason16 =
+    "16-byte permutation whose packed box is small or whose packed runs are not whole lines, a batch whose "
+    "batch dim lies between the matrix dims, or short odd rows far apart: boxes with long runs both ways "
+    "(planner.cpp: c128_box_beats_packed, _tma, _rows)";
+
+const char* box_reason(const plan_data& pd) {
+  const int s = pd.prob.elem_bytes;
+  return s <= 2 ? kBoxReason : s == 4 ? kBoxReason4 : s == 8 ? kBoxReason8 : kBoxReason16;
+}
 
 // The share of a tr x tc tiling's elements that lie inside matrix view m's matrices.
 double tile_fill(const matrix_view& m, std::int64_t tr, std::int64_t tc) {
@@ -502,6 +517,50 @@ bool c128_box_beats_rows(const plan_data& pd) {
   return p.dims[0].in_stride == r && p.dims[0].extent <= kMaxPlanes && r % 2 == 1 && r * p.elem_bytes < kRowsLongRowBytes;
 }
 
+// permute_box ahead of permute_runs, and ahead of permute_packed where the box's shared rows are
+// plain (no swizzle), for 8-byte elements. The ninth session's rule (packed's box of 8 KiB or less,
+// kept in box_beats) predates raw rows, the late output tables and kRawWideBudget; measured again
+// in the fifty-seventh session (H100 2026-12-05, two rounds within 0.9 points, `--variants
+// auto,permute_box`, % of copy, auto's kernel -> box; scripts/runs_box_cases.txt and
+// scripts/f64_box_cases.txt, docs/results/box-runs-ab-2026-12-05-h100.json and
+// f64-box-packed-ab-2026-12-05-h100.json):
+//   permute_runs, all nine f64 suite cases it ran: [23,201,168,85] perm 3,2,1,0 67.7 -> 78.8,
+//   [543,20,11,11,17,3] 66.9 -> 76.4, [6,7,19,17,3,14,21,5] 69.2 -> 79.8, [194,12,21,3,8,19,3]
+//   72.1 -> 78.8, [21,25,14,19,19,25] 72.5 -> 80.5, [2064,25,20,13,5] 77.5 -> 86.0, [3623,7,2,21,21,3]
+//   83.2 -> 91.5, [9,12,16,22,10,23,7] 85.1 -> 88.9, [817,8,6,18,19,5] 85.6 -> 92.9 (for f32 the box
+//   lost seven of the same nine, by 0.6-15 points: runs keeps them);
+//   permute_packed, every f64 suite case it ran under 90%: the seven plain boxes all won, by 2.4-8.1
+//   ([66,12,6,2,15,18,13,2] 86.8 -> 94.5, [31,23,14,4,15,11,10] 86.2 -> 93.8, [11,21,10,4,12,13,23,2]
+//   86.4 -> 91.2, [102,15,13,9,2,11,17] 86.7 -> 90.1, [10168,5,24,11,5] 88.7 -> 91.3,
+//   [368,6,22,6,10,23] 90.2 -> 92.8, [6,15,17,4,9,6,13,14] 87.4 -> 89.9); of the seven granule-
+//   swizzled ones five lost, by 1.9-7.1 (the reversals [8,8,8,16,16,16,32] 89.1 -> 82.3 and
+//   [16,16,16,16,16,64] 89.9 -> 82.8, [621,25,18,6,10,4] 87.5 -> 81.1), two won by 1.6 and 2.6.
+// On the H200 only the suite ran with the rule (same day, docs/results/suite-f64-2026-12-05-h200-
+// candidate.json) against the suite at 23e8cf1 (whose other 43 cases moved by +0.2 on average): the
+// nine runs cases 67.6 -> 74.5, 64.9 -> 70.7, 72.7 -> 77.1, 83.0 -> 90.1, 78.4 -> 82.9, 71.3 -> 71.8,
+// 77.4 -> 77.4, 71.2 -> 70.0, 75.4 -> 73.6; the plain packed ones 74.8 -> 87.4, 81.1 -> 91.0, 85.6 ->
+// 89.2, 85.2 -> 86.2, 85.8 -> 86.3, 84.8 -> 84.9, 88.4 -> 87.2. Smaller gains than the H100's, and
+// three small losses, not yet measured against runs in one H200 run.
+// Not where packed's runs are whole 128-byte lines both ways (as for 16 bytes,
+// c128_box_beats_packed), nor where packed's box is one run both ways (whole small matrices, read
+// and written as one stream): H200 2026-12-05, two rounds, auto / box, [64,128,128,64] perm 0,3,1,2
+// (runs 32/64) 90.1 / 67.4, [8,1024,1024,8] perm 0,2,1,3 (64/64 16-byte words) 89.9 / 88.9,
+// [128561,174,3] perm 0,2,1 (one run of 1566) 90.4 / 78.1; and a plain box outside both, for the
+// record: [11,13,14,4,18,20,23] perm 0,4,5,2,1,6,3 (runs 184/184) 81.1 / 87.6
+// (scripts/f64_box_unmeasured_cases.txt, docs/results/f64-box-unmeasured-ab-2026-12-05.json).
+bool f64_box_beats(const plan_data& pd, std::string_view chosen) {
+  constexpr int kLineElems = 128 / 8;
+  if (chosen == "permute_runs") return true;
+  if (chosen != "permute_packed") return false;
+  gpu::packed_params packed;
+  gpu::box_params box;
+  const char* reason = "";
+  if (!gpu::packed_plan(pd.prob, true, &packed, &reason)) return false;
+  if (packed.run_in % kLineElems == 0 && packed.run_out % kLineElems == 0) return false;
+  if (packed.run_in == packed.volume && packed.run_out == packed.volume) return false;
+  return gpu::box_plan(pd.prob, &box, &reason) && box.swizzle == gpu::kBoxPlain;
+}
+
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
 // may still refuse the problem; auto then runs `chosen`).
 bool box_beats(const plan_data& pd, std::string_view chosen) {
@@ -514,6 +573,7 @@ bool box_beats(const plan_data& pd, std::string_view chosen) {
     return (chosen == "permute_packed" && c128_box_beats_packed(pd)) || (chosen == "tma_tile" && c128_box_beats_tma(pd)) ||
            (chosen == "permute_rows" && c128_box_beats_rows(pd));
   if (s > 8) return false;
+  if (s == 8 && f64_box_beats(pd, chosen)) return true;
   if (chosen == "permute_packed") {
     gpu::packed_params packed;
     const char* reason = "";

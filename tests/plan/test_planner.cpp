@@ -551,7 +551,8 @@ TEST_F(GpuPlanner, OddFastestDimsGoToPermuteRuns) {
   expect_auto_picks({
       {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 4, "permute_runs"},  // fastest dims 5 and 7
       {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 1, "permute_box"},  // bytes: box beat runs
-      {{817, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 8, "permute_runs"},
+      {{817, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 4, "permute_runs"},
+      {{817, 8, 6, 18, 19, 5}, {2, 5, 0, 4, 3, 1}, 8, "permute_box"},  // 8 bytes: box beat runs (f64_box_beats)
       // 16-byte elements: not runs; packed's box holds 840 elements with runs of 28-30, so permute_box
       // (c128_box_beats_packed: 57.3 -> 75.1% of copy)
       {{6, 7, 19, 17, 3, 14, 21, 5}, {7, 6, 0, 4, 3, 2, 5, 1}, 16, "permute_box"},
@@ -598,8 +599,9 @@ TEST_F(GpuPlanner, RowCopiesGoToPermuteRowsWhereItWon) {
 }
 
 // permute_box goes ahead of the kernel auto would run for 1- and 2-byte elements where that is
-// permute_packed with boxes under 4 KiB, permute_runs or the classic tile
-// (planner.cpp, box_beats); elsewhere the kernels it lost to keep their cases.
+// permute_packed with boxes under 4 KiB, permute_runs or the classic tile, and for 4-, 8- and
+// 16-byte elements where their rules say (planner.cpp, box_beats); elsewhere the kernels it lost to
+// keep their cases.
 TEST_F(GpuPlanner, BoxWhereItWon) {
   expect_auto_picks({
       {{4, 24, 19, 23, 24, 25, 16, 5}, {2, 1, 4, 0, 6, 5, 3, 7}, 1, "permute_box"},  // packed box of 960 B
@@ -622,8 +624,15 @@ TEST_F(GpuPlanner, BoxWhereItWon) {
       {{13, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}, 8, "permute_box"},   // box of 6912 B
       {{462819, 29, 5}, {1, 0, 2}, 8, "permute_box"},                             // box of 5600 B
       {{1, 24, 19, 23, 24, 25, 16, 5}, {2, 1, 4, 0, 6, 5, 3, 7}, 8, "permute_box"},  // 4 GB: 72.0 vs 49.6
-      {{64, 128, 128, 64}, {0, 3, 1, 2}, 8, "permute_packed"},                    // box of 16 KiB
       {{601, 53, 54, 39}, {1, 0, 2, 3}, 8, "permute_rows"},                       // long rows
+      // 8 bytes (fifty-seventh session, f64_box_beats): the box ahead of runs, and of packed where
+      // the box's rows are plain, unless packed's runs are whole lines both ways or its box one run.
+      {{23, 201, 168, 85}, {3, 2, 1, 0}, 8, "permute_box"},                       // runs 67.7 vs 78.8
+      {{66, 12, 6, 2, 15, 18, 13, 2}, {7, 4, 1, 3, 6, 2, 0, 5}, 8, "permute_box"},  // packed 86.8 vs 94.5
+      {{11, 13, 14, 4, 18, 20, 23}, {0, 4, 5, 2, 1, 6, 3}, 8, "permute_box"},     // packed 81.1 vs 87.6
+      {{8, 8, 8, 16, 16, 16, 32}, {6, 5, 4, 3, 2, 1, 0}, 8, "permute_packed"},    // swizzled box 82.3 vs 89.1
+      {{64, 128, 128, 64}, {0, 3, 1, 2}, 8, "permute_packed"},                    // whole lines: box 67.4 vs 90.1
+      {{128561, 174, 3}, {0, 2, 1}, 8, "permute_packed"},                         // one run: box 78.1 vs 90.4
       // 1 and 2 bytes (eleventh session): packed moving widened 2- or 4-byte words one at a time,
       // packed vectors across two output dims over short runs, skew_tile tiles under 40% full.
       {{1516, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, 1, "permute_box"},      // packed: 2 B words
