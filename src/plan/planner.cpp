@@ -472,14 +472,20 @@ int tiled_skew_height(const plan_data& pd) {
 // 72.8 -> 75.4), and one was level (115/184: 88.5 -> 88.4); six of the seven it lost have whole
 // lines both ways (32/32 reversals 90.3 -> 82.2, 89.8 -> 83.4, 90.9 -> 89.7; 128/128 90.9 -> 83.8;
 // 216/216 84.8 -> 81.1; 80/240 91.9 -> 89.6): packed's own accesses are whole lines there.
+// Whether packed's runs are whole 128-byte lines both ways: its own accesses are whole lines there,
+// and the box lost to it (16 and 8 bytes, below).
+bool packed_runs_whole_lines(const gpu::packed_params& packed, int elem_bytes) {
+  const int line = 128 / elem_bytes;
+  return packed.run_in % line == 0 && packed.run_out % line == 0;
+}
+
 bool c128_box_beats_packed(const plan_data& pd) {
   constexpr std::int64_t kMaxVolume = 850, kMaxShortRun = 42;
-  constexpr int kLineElems = 128 / 16;
   gpu::packed_params packed;
   const char* reason = "";
   if (!gpu::packed_plan(pd.prob, true, &packed, &reason)) return false;
   if (packed.volume < kMaxVolume && std::min(packed.run_in, packed.run_out) <= kMaxShortRun) return true;
-  if (packed.run_in % kLineElems == 0 && packed.run_out % kLineElems == 0) return false;
+  if (packed_runs_whole_lines(packed, 16)) return false;
   gpu::box_params box;
   return gpu::box_plan(pd.prob, &box, &reason) && box.one_shot;
 }
@@ -548,15 +554,18 @@ bool c128_box_beats_rows(const plan_data& pd) {
 // [128561,174,3] perm 0,2,1 (one run of 1566) 90.4 / 78.1; and a plain box outside both, for the
 // record: [11,13,14,4,18,20,23] perm 0,4,5,2,1,6,3 (runs 184/184) 81.1 / 87.6
 // (scripts/f64_box_unmeasured_cases.txt, docs/results/f64-box-unmeasured-ab-2026-12-05.json).
+// The ninth session's rule stands first: packed moving single 8-byte elements (not widened words)
+// in a box of at most kSmallPackedBoxBytes8 (kBoxReason4's comment above).
 bool f64_box_beats(const plan_data& pd, std::string_view chosen) {
-  constexpr int kLineElems = 128 / 8;
+  constexpr std::int64_t kSmallPackedBoxBytes8 = 8192;
   if (chosen == "permute_runs") return true;
   if (chosen != "permute_packed") return false;
   gpu::packed_params packed;
   gpu::box_params box;
   const char* reason = "";
   if (!gpu::packed_plan(pd.prob, true, &packed, &reason)) return false;
-  if (packed.run_in % kLineElems == 0 && packed.run_out % kLineElems == 0) return false;
+  if (gpu::rows_word_bytes(pd.prob) == 8 && std::int64_t{packed.volume} * 8 <= kSmallPackedBoxBytes8) return true;
+  if (packed_runs_whole_lines(packed, 8)) return false;
   if (packed.run_in == packed.volume && packed.run_out == packed.volume) return false;
   return gpu::box_plan(pd.prob, &box, &reason) && box.swizzle == gpu::kBoxPlain;
 }
@@ -564,7 +573,7 @@ bool f64_box_beats(const plan_data& pd, std::string_view chosen) {
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
 // may still refuse the problem; auto then runs `chosen`).
 bool box_beats(const plan_data& pd, std::string_view chosen) {
-  constexpr std::int64_t kSmallPackedBoxBytes = 4096, kSmallPackedBoxBytes2 = 10240, kSmallPackedBoxBytes8 = 8192;
+  constexpr std::int64_t kSmallPackedBoxBytes = 4096, kSmallPackedBoxBytes2 = 10240;
   constexpr std::int64_t kShortPackedRunBytes = 1024;
   constexpr double kSkewLowFill = 0.4, kFastLowFill = 0.75;
   const int s = pd.prob.elem_bytes;
@@ -572,8 +581,8 @@ bool box_beats(const plan_data& pd, std::string_view chosen) {
   if (s == 16)
     return (chosen == "permute_packed" && c128_box_beats_packed(pd)) || (chosen == "tma_tile" && c128_box_beats_tma(pd)) ||
            (chosen == "permute_rows" && c128_box_beats_rows(pd));
+  if (s == 8) return f64_box_beats(pd, chosen);
   if (s > 8) return false;
-  if (s == 8 && f64_box_beats(pd, chosen)) return true;
   if (chosen == "permute_packed") {
     gpu::packed_params packed;
     const char* reason = "";
@@ -594,8 +603,7 @@ bool box_beats(const plan_data& pd, std::string_view chosen) {
       return std::int64_t{packed.volume} * s < (s == 1 ? kSmallPackedBoxBytes : kSmallPackedBoxBytes2);
     }
     if (gpu::rows_word_bytes(pd.prob) != s) return false;  // packed moves widened words
-    if (s == 4) return std::min(packed.vin, packed.vout) * s < 16;
-    return std::int64_t{packed.volume} * s <= kSmallPackedBoxBytes8;
+    return std::min(packed.vin, packed.vout) * s < 16;      // 4 bytes (8: f64_box_beats)
   }
   if (s > 2) return false;
   // Batches only: the rules' cases are batches, single small matrices were not measured.
