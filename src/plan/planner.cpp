@@ -233,8 +233,10 @@ constexpr const char* kBoxReason =
 // lost for f32 and f64 but for two permute_runs cases at +2 points; for f64 that changed in the
 // fifty-seventh session (f64_box_beats, below).
 constexpr const char* kBoxReason4 =
-    "4-byte permutation whose packed vectors are narrower than 16 bytes on a side: boxes with long runs both "
-    "ways, 16-byte chunks both ways (H200 f32 suite: 12 cases at 56-68% of copy, were 26-58%)";
+    "4-byte permutation whose packed vectors are narrower than 16 bytes on a side, or whose packed runs are "
+    "under 1 KiB where the box's rows need no swizzle: boxes with long runs both ways, 16-byte chunks both ways "
+    "(H200 f32 suite: 12 cases at 56-68% of copy, were 26-58%; fifty-eighth session: five cases at 64-77% "
+    "ran 70-85)";
 
 constexpr const char* kBoxReason8 =
     "8-byte permutation that permute_runs would move, or permute_packed with a small box or with runs not "
@@ -570,6 +572,39 @@ bool f64_box_beats(const plan_data& pd, std::string_view chosen) {
   return gpu::box_plan(pd.prob, &box, &reason) && box.swizzle == gpu::kBoxPlain;
 }
 
+// permute_box ahead of permute_packed for 4-byte elements where the box's shared rows are plain
+// (no swizzle) and several runs on each side, packed moves words narrower than 16 bytes, and
+// packed's shorter run is under kShortRunBytes. Fitted on the H200 (fifty-eighth
+// session, 2026-12-05, two rounds within 0.9 points, `--variants auto,permute_box` on all 22 f32
+// suite cases that auto runs with permute_packed: scripts/f32_plain_box_cases.txt and
+// f32_packed_box_cases.txt, docs/results/f32-box-packed-ab-2026-12-05-h200.json), % of copy, packed
+// -> box, packed's word and shorter run:
+//   taken, all won: [379,23,10,12,8,4,2] perm 5,1,3,2,0,4,6 (8 B words, 640 B) 66.5 -> 84.6,
+//   [368,6,22,6,10,23] (480 B) 77.4 -> 84.8, [22,12,5,21,6,20,20] (800 B) 70.7 -> 77.5,
+//   [11,21,10,4,12,13,23,2] (8 B words, 312 B) 64.3 -> 69.6, [66,12,6,2,15,18,13,2] (576 B)
+//   73.4 -> 78.3;
+//   taken, level: the reversals [8,8,8,16,16,16,32] (256 B) 85.8 -> 84.1 and [4,8,8,8,8,8,16,32]
+//   (256 B) 83.5 -> 84.3;
+//   left to packed: 16-byte words ([8,1024,1024,8] perm 0,2,1,3 83.6 -> 79.7, [33,10,23,16,23,8,3]
+//   -1.5, [56,23,21,7,22,16] -0.9), a box of one input run ([64,128,128,64] perm 0,3,1,2 84.7 ->
+//   64.0), shorter runs of 1 KiB and more ([11,13,14,4,18,20,23] 1104 B -0.7, [10168,5,24,11,5]
+//   1760 B -10.3, [428,18,58,150] 2400 B -12.0); every swizzled box lost (by 0.9-15.8 points).
+// The H100 disagrees on two of the five taken (same build and cases, docs/results/
+// f32-box-ab-2026-12-05-h100.json: [368,...] 91.0 -> 86.3 and [11,21,...] 78.5 -> 72.4; the other
+// three +1.4 to +4.6): it was fitted for the H200, the machine.
+bool f32_box_beats_packed(const plan_data& pd) {
+  constexpr std::int64_t kShortRunBytes = 1024;
+  const problem words = gpu::as_row_words(pd.prob);
+  const int w = words.elem_bytes;
+  if (w >= 16) return false;
+  gpu::packed_params packed;
+  gpu::box_params box;
+  const char* reason = "";
+  if (!gpu::packed_plan(words, true, &packed, &reason)) return false;
+  if (std::int64_t{std::min(packed.run_in, packed.run_out)} * w >= kShortRunBytes) return false;
+  return gpu::box_plan(pd.prob, &box, &reason) && box.swizzle == gpu::kBoxPlain && box.runs_in > 1 && box.runs_out > 1;
+}
+
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
 // may still refuse the problem; auto then runs `chosen`).
 bool box_beats(const plan_data& pd, std::string_view chosen) {
@@ -602,6 +637,7 @@ bool box_beats(const plan_data& pd, std::string_view chosen) {
         return true;
       return std::int64_t{packed.volume} * s < (s == 1 ? kSmallPackedBoxBytes : kSmallPackedBoxBytes2);
     }
+    if (f32_box_beats_packed(pd)) return true;
     if (gpu::rows_word_bytes(pd.prob) != s) return false;  // packed moves widened words
     return std::min(packed.vin, packed.vout) * s < 16;      // 4 bytes (8: f64_box_beats)
   }

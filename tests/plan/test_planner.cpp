@@ -633,6 +633,15 @@ TEST_F(GpuPlanner, BoxWhereItWon) {
       {{8, 8, 8, 16, 16, 16, 32}, {6, 5, 4, 3, 2, 1, 0}, 8, "permute_packed"},    // swizzled box 82.3 vs 89.1
       {{64, 128, 128, 64}, {0, 3, 1, 2}, 8, "permute_packed"},                    // whole lines: box 67.4 vs 90.1
       {{128561, 174, 3}, {0, 2, 1}, 8, "permute_packed"},                         // one run: box 78.1 vs 90.4
+      // 4 bytes (fifty-eighth session, f32_box_beats_packed): the box ahead of packed where its rows
+      // are plain and it has several runs a side, packed's words are under 16 B and its shorter run
+      // under 1 KiB (H200, % of copy, packed vs box).
+      {{379, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, 4, "permute_box"},      // 8 B words: 66.5 vs 84.6
+      {{368, 6, 22, 6, 10, 23}, {0, 2, 5, 1, 4, 3}, 4, "permute_box"},            // 480 B runs: 77.4 vs 84.8
+      {{8, 1024, 1024, 8}, {0, 2, 1, 3}, 4, "permute_packed"},                    // 16 B words: 83.6 vs 79.7
+      {{64, 128, 128, 64}, {0, 3, 1, 2}, 4, "permute_packed"},                    // one input run: 84.7 vs 64.0
+      {{428, 18, 58, 150}, {2, 0, 1, 3}, 4, "permute_packed"},                    // 2400 B runs: 83.8 vs 71.8
+      {{6, 18, 22, 13, 3, 14, 2, 24}, {7, 1, 4, 6, 3, 2, 0, 5}, 4, "permute_packed"},  // swizzled: 79.0 vs 70.9
       // 1 and 2 bytes (eleventh session): packed moving widened 2- or 4-byte words one at a time,
       // packed vectors across two output dims over short runs, skew_tile tiles under 40% full.
       {{1516, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, 1, "permute_box"},      // packed: 2 B words
