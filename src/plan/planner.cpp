@@ -579,18 +579,18 @@ bool f64_box_beats(const plan_data& pd, std::string_view chosen) {
 // suite cases that auto runs with permute_packed: scripts/f32_plain_box_cases.txt and
 // f32_packed_box_cases.txt, docs/results/f32-box-packed-ab-2026-12-05-h200.json), % of copy, packed
 // -> box, packed's word and shorter run:
-//   taken, all won: [379,23,10,12,8,4,2] perm 5,1,3,2,0,4,6 (8 B words, 640 B) 66.5 -> 84.6,
-//   [368,6,22,6,10,23] (480 B) 77.4 -> 84.8, [22,12,5,21,6,20,20] (800 B) 70.7 -> 77.5,
+//   taken, all won: [379,23,10,12,8,4,2] perm 5,1,3,2,0,4,6 (8 B words, 640 B) 66.5 -> 84.5,
+//   [368,6,22,6,10,23] (480 B) 77.4 -> 84.7, [22,12,5,21,6,20,20] (800 B) 70.6 -> 77.4,
 //   [11,21,10,4,12,13,23,2] (8 B words, 312 B) 64.3 -> 69.6, [66,12,6,2,15,18,13,2] (576 B)
 //   73.4 -> 78.3;
-//   taken, level: the reversals [8,8,8,16,16,16,32] (256 B) 85.8 -> 84.1 and [4,8,8,8,8,8,16,32]
-//   (256 B) 83.5 -> 84.3;
+//   taken, level: the reversals [8,8,8,16,16,16,32] (256 B) 85.7 -> 84.1 and [4,8,8,8,8,8,16,32]
+//   (256 B) 83.4 -> 84.3;
 //   left to packed: 16-byte words ([8,1024,1024,8] perm 0,2,1,3 83.6 -> 79.7, [33,10,23,16,23,8,3]
-//   -1.5, [56,23,21,7,22,16] -0.9), a box of one input run ([64,128,128,64] perm 0,3,1,2 84.7 ->
-//   64.0), shorter runs of 1 KiB and more ([11,13,14,4,18,20,23] 1104 B -0.7, [10168,5,24,11,5]
-//   1760 B -10.3, [428,18,58,150] 2400 B -12.0); every swizzled box lost (by 0.9-15.8 points).
+//   -2.0, [56,23,21,7,22,16] -0.9), a box of one input run ([64,128,128,64] perm 0,3,1,2 84.7 ->
+//   64.0), shorter runs of 1 KiB and more ([11,13,14,4,18,20,23] 1104 B -0.6, [10168,5,24,11,5]
+//   1760 B -10.3, [428,18,58,150] 2400 B -12.0); every swizzled box lost (by 1.0-15.8 points).
 // The H100 disagrees on two of the five taken (same build and cases, docs/results/
-// f32-box-ab-2026-12-05-h100.json: [368,...] 91.0 -> 86.3 and [11,21,...] 78.5 -> 72.4; the other
+// f32-box-ab-2026-12-05-h100.json: [368,...] 91.0 -> 86.4 and [11,21,...] 78.4 -> 72.4; the other
 // three +1.4 to +4.6): it was fitted for the H200, the machine.
 bool f32_box_beats_packed(const plan_data& pd) {
   constexpr std::int64_t kShortRunBytes = 1024;
