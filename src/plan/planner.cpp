@@ -575,7 +575,7 @@ bool f64_box_beats(const plan_data& pd, std::string_view chosen) {
 // permute_box ahead of permute_packed for 4-byte elements where the box's shared rows are plain
 // (no swizzle) and several runs on each side, packed moves words narrower than 16 bytes, and
 // packed's shorter run is under kShortRunBytes. Fitted on the H200 (fifty-eighth
-// session, 2026-12-05, two rounds within 0.9 points, `--variants auto,permute_box` on all 22 f32
+// session, 2026-12-05, two rounds within 0.9 points, `--variants auto,permute_box` on all 20 f32
 // suite cases that auto runs with permute_packed: scripts/f32_plain_box_cases.txt and
 // f32_packed_box_cases.txt, docs/results/f32-box-packed-ab-2026-12-05-h200.json), % of copy, packed
 // -> box, packed's word and shorter run:
