@@ -592,16 +592,18 @@ bool f64_box_beats(const plan_data& pd, std::string_view chosen) {
 // The H100 disagrees on two of the five taken (same build and cases, docs/results/
 // f32-box-ab-2026-12-05-h100.json: [368,...] 91.0 -> 86.4 and [11,21,...] 78.4 -> 72.4; the other
 // three +1.4 to +4.6): it was fitted for the H200, the machine.
-bool f32_box_beats_packed(const plan_data& pd) {
+// `packed` is packed's plan of the unwidened problem (box_beats has it already).
+bool f32_box_beats_packed(const plan_data& pd, const gpu::packed_params& packed) {
   constexpr std::int64_t kShortRunBytes = 1024;
   const problem words = gpu::as_row_words(pd.prob);
   const int w = words.elem_bytes;
   if (w >= 16) return false;
-  gpu::packed_params packed;
+  gpu::packed_params widened;
   gpu::box_params box;
   const char* reason = "";
-  if (!gpu::packed_plan(words, true, &packed, &reason)) return false;
-  if (std::int64_t{std::min(packed.run_in, packed.run_out)} * w >= kShortRunBytes) return false;
+  const gpu::packed_params* wp =
+      w == pd.prob.elem_bytes ? &packed : gpu::packed_plan(words, true, &widened, &reason) ? &widened : nullptr;
+  if (!wp || std::int64_t{std::min(wp->run_in, wp->run_out)} * w >= kShortRunBytes) return false;
   return gpu::box_plan(pd.prob, &box, &reason) && box.swizzle == gpu::kBoxPlain && box.runs_in > 1 && box.runs_out > 1;
 }
 
@@ -637,7 +639,7 @@ bool box_beats(const plan_data& pd, std::string_view chosen) {
         return true;
       return std::int64_t{packed.volume} * s < (s == 1 ? kSmallPackedBoxBytes : kSmallPackedBoxBytes2);
     }
-    if (f32_box_beats_packed(pd)) return true;
+    if (f32_box_beats_packed(pd, packed)) return true;
     if (gpu::rows_word_bytes(pd.prob) != s) return false;  // packed moves widened words
     return std::min(packed.vin, packed.vout) * s < 16;      // 4 bytes (8: f64_box_beats)
   }
