@@ -1,25 +1,58 @@
 // `xpose plan`: what the planner chooses for a problem, and why. Host-only; no GPU needed when the
 // backend is the CPU (or when --sm-count etc. describe the GPU by hand).
+#include <algorithm>
+#include <type_traits>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "dispatch/plan_data.hpp"
 #include "plan/planner.hpp"
 #include "plan/validate.hpp"
+#include "suites.hpp"
 
 namespace xpose::cli {
 namespace {
 
 struct plan_args {
-  std::string shape, extents, perm, dtype = "f32", variant = "auto", block, device, cpu_tuning = "auto";
+  std::string shape, extents, perm, dtype = "f32", variant = "auto", block, device, cpu_tuning = "auto", suite;
   std::int64_t batch = 1;
   std::optional<std::int64_t> ld_in, ld_out;
+  std::uint64_t seed = 1;
 };
 
 int fail_line(context& ctx, const std::string& msg) {
   ctx.err << "xpose plan: error: " << msg << "\n";
   return 2;
+}
+
+// Plans one problem (a permute_desc or a transpose_desc) and prints its summary after `prefix`.
+// Without a GPU it plans for the machine the tuning tables were measured on, and says so on stderr
+// once (*said).
+template <class Desc>
+int print_plan(const Desc& d, const plan_options& o, const std::string& prefix, bool* said, context& ctx) {
+  plan p;
+  std::string why;
+  status s = make_plan(d, o, &p, &why);
+  if (s == status::kNoDevice) {
+    detail::device_info h200;  // defaults: cc 9.0, 132 SMs, 50 MiB L2
+    if (!*said) ctx.err << "xpose plan: no GPU here (" << why << "); planning for an H200 (cc 9.0, 132 SMs)\n";
+    *said = true;
+    detail::plan_data pd;
+    why.clear();
+    if constexpr (std::is_same_v<Desc, permute_desc>)
+      s = detail::plan_problem(detail::to_problem(d), std::nullopt, o, h200, &pd, &why);
+    else
+      s = detail::plan_problem(detail::to_problem(d), detail::raw_matrix(d), o, h200, &pd, &why);
+    if (s != status::kSuccess) return fail_line(ctx, fmt::format("{}{} ({})", prefix, why, status_name(s)));
+    ctx.out << prefix << detail::summarize(pd) << "\n";
+    return 0;
+  }
+  if (s != status::kSuccess) return fail_line(ctx, fmt::format("{}{} ({})", prefix, why, status_name(s)));
+  ctx.out << prefix << p.summary() << "\n";
+  return 0;
 }
 
 int run_plan(const plan_args& a, context& ctx) {
@@ -31,44 +64,35 @@ int run_plan(const plan_args& a, context& ctx) {
   if (!a.block.empty() && !parse_block(a.block, &o.block_x, &o.block_y, &why)) return fail_line(ctx, why);
   o.where = a.device == "cpu" ? backend::kCpu : backend::kGpu;
   o.tuning = parse_cpu_tuning(a.cpu_tuning);
+  bool said = false;
 
-  plan p;
-  status s;
-  permute_desc pd_perm;
-  transpose_desc pd_transpose;
+  if (!a.suite.empty()) {
+    // One line per case: "[extents] perm p: <plan>"; every case is planned even after one fails.
+    if (a.suite != "permute") return fail_line(ctx, fmt::format("unknown suite '{}' (known: permute)", a.suite));
+    if (!a.shape.empty() || !a.extents.empty() || !a.perm.empty())
+      return fail_line(ctx, "--suite plans its own problems: give it without --shape, --extents or --perm");
+    int code = 0;
+    for (const auto& c : permute_suite_cases(t->bytes, a.seed)) {
+      const permute_desc d{.extents = c.extents, .perm = c.perm, .elem_bytes = t->bytes};
+      const auto prefix = fmt::format("[{}] perm {}: ", fmt::join(c.extents, ","), fmt::join(c.perm, ","));
+      code = std::max(code, print_plan(d, o, prefix, &said, ctx));
+    }
+    return code;
+  }
   if (!a.extents.empty() || !a.perm.empty()) {
     std::vector<std::int64_t> ext, perm64;
     if (!parse_int_list(a.extents, &ext, &why)) return fail_line(ctx, "--extents: " + why);
     if (!parse_int_list(a.perm, &perm64, &why)) return fail_line(ctx, "--perm: " + why);
     permute_desc d{.extents = ext, .perm = {}, .elem_bytes = t->bytes};
     for (auto v : perm64) d.perm.push_back(static_cast<int>(std::clamp<std::int64_t>(v, -1, 1 << 20)));
-    s = make_plan(d, o, &p, &why);
-    pd_perm = d;
-  } else {
-    shape2 sh;
-    if (!parse_shape(a.shape.empty() ? "" : a.shape, &sh, &why)) return fail_line(ctx, a.shape.empty() ? "give --shape RxC or --extents/--perm" : why);
-    transpose_desc d{.rows = sh.rows, .cols = sh.cols, .elem_bytes = t->bytes, .ld_in = a.ld_in, .ld_out = a.ld_out, .batch = a.batch};
-    s = make_plan(d, o, &p, &why);
-    pd_transpose = d;
+    return print_plan(d, o, "", &said, ctx);
   }
-  if (s == status::kNoDevice) {
-    // No GPU here: plan for the machine the tuning tables were measured on, and say so.
-    detail::device_info h200;  // defaults: cc 9.0, 132 SMs, 50 MiB L2
-    ctx.err << "xpose plan: no GPU here (" << why << "); planning for an H200 (cc 9.0, 132 SMs)\n";
-    detail::plan_data pd;
-    why.clear();
-    if (!a.extents.empty() || !a.perm.empty()) {
-      s = detail::plan_problem(detail::to_problem(pd_perm), std::nullopt, o, h200, &pd, &why);
-    } else {
-      s = detail::plan_problem(detail::to_problem(pd_transpose), detail::raw_matrix(pd_transpose), o, h200, &pd, &why);
-    }
-    if (s != status::kSuccess) return fail_line(ctx, fmt::format("{} ({})", why, status_name(s)));
-    ctx.out << detail::summarize(pd) << "\n";
-    return 0;
-  }
-  if (s != status::kSuccess) return fail_line(ctx, fmt::format("{} ({})", why, status_name(s)));
-  ctx.out << p.summary() << "\n";
-  return 0;
+  shape2 sh;
+  if (!parse_shape(a.shape.empty() ? "" : a.shape, &sh, &why))
+    return fail_line(ctx, a.shape.empty() ? "give --shape RxC, --extents/--perm or --suite permute" : why);
+  const transpose_desc d{.rows = sh.rows, .cols = sh.cols, .elem_bytes = t->bytes, .ld_in = a.ld_in, .ld_out = a.ld_out,
+                         .batch = a.batch};
+  return print_plan(d, o, "", &said, ctx);
 }
 
 }  // namespace
@@ -86,6 +110,8 @@ void add_plan_command(CLI::App& app, context& ctx) {
   cmd->add_option("--variant", a->variant, "auto or a variant name");
   cmd->add_option("--block", a->block, "Block shape WxH");
   cmd->add_option("--device", a->device, "gpu or cpu")->check(CLI::IsMember({"gpu", "cpu"}));
+  cmd->add_option("--suite", a->suite, "A built-in suite, one plan per case: permute (issue 5's, as `xpose bench --suite`)");
+  cmd->add_option("--seed", a->seed, "Seed of the suite's random cases (as `xpose bench --seed`)");
   cmd->add_option("--cpu-tuning", a->cpu_tuning, "CPU plans: whose tuning tables, auto (by vendor), amd or intel")
       ->check(CLI::IsMember({"auto", "amd", "intel"}));
   cmd->callback([a, &ctx] { ctx.exit_code = run_plan(*a, ctx); });

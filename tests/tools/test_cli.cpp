@@ -140,6 +140,34 @@ TEST(Cli, CpuBenchOnHugePages) {
   expect_one_line_error({"bench", "--device", "cpu", "--host-pages", "giant"}, "giant");
 }
 
+// `plan --suite permute`: one line per case of the bench's suite (61), each "[extents] perm p: "
+// and the plan; the slowest dim scaled for small elements as the bench does; suite names and
+// conflicting problem options are one-line errors.
+TEST(Cli, PlanSuitePrintsEveryCase) {
+  auto r = run_cli({"plan", "--suite", "permute", "--device", "cpu", "--dtype", "f16"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(lines(r.out), 61) << r.out;
+  EXPECT_EQ(r.out.rfind("[128,64,128,128] perm 0,2,3,1: cpu_blocked on cpu", 0), 0u) << r.out;
+  // The eleventh case, the rank-8 reversal, ends the fixed layouts; the random cases follow.
+  const std::string last_fixed = "\n[8,8,8,8,8,8,16,32] perm 7,6,5,4,3,2,1,0: cpu_blocked on cpu";
+  const auto fixed_end = [&](const std::string& out) { return out.find('\n', out.find(last_fixed) + 1); };
+  ASSERT_NE(r.out.find(last_fixed), std::string::npos) << r.out;
+  // Another seed, other random cases; the fixed layouts stay.
+  const auto other = run_cli({"plan", "--suite", "permute", "--device", "cpu", "--dtype", "f16", "--seed", "2"});
+  ASSERT_EQ(other.code, 0) << other.err;
+  EXPECT_EQ(lines(other.out), 61);
+  EXPECT_EQ(other.out.substr(0, fixed_end(other.out)), r.out.substr(0, fixed_end(r.out)));
+  EXPECT_NE(other.out.substr(fixed_end(other.out)), r.out.substr(fixed_end(r.out)));
+  expect_one_line_error({"plan", "--suite", "transpose", "--device", "cpu"}, "transpose");
+  expect_one_line_error({"plan", "--suite", "permute", "--shape", "10x10", "--device", "cpu"}, "--suite");
+#ifdef XPOSE_HAS_CUDA  // GPU plans for an H200 without a GPU (said once on stderr)
+  r = run_cli({"plan", "--suite", "permute", "--dtype", "f32"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(lines(r.out), 61);
+  EXPECT_EQ(r.out.find("on cpu"), std::string::npos) << r.out;
+#endif
+}
+
 TEST(Cli, PlanPrintsOneLine) {
   auto r = run_cli({"plan", "--shape", "100x200", "--device", "cpu"});
   ASSERT_EQ(r.code, 0) << r.err;
