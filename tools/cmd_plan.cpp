@@ -1,5 +1,5 @@
-// `xpose plan`: what the planner chooses for a problem, and why. Host-only; no GPU needed when the
-// backend is the CPU (or when --sm-count etc. describe the GPU by hand).
+// `xpose plan`: what the planner chooses for a problem (or for every case of a suite), and why.
+// Host-only: without a GPU, GPU plans are made for an H200, and stderr says so.
 #include <algorithm>
 #include <type_traits>
 
