@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Fifty-eighth session's second call, asked of an H200, run on an H100. build-dev-next: xpose_exp =
-# 06ec28d plus an experiment knob XFILL (a local patch, not kept: box_tile.cpp's score raised its
-# fill factor to the power XFILL); xpose_fill0 runs it with XFILL=0. The f32 suite with the f32
-# rule, permute_box with and without the fill factor on scripts/box_fill_cases.txt, and
-# permute_runs by name on its f32 lines.
+# 06ec28d plus an experiment knob, XFILL (docs/results/box-fill-experiment-2026-12-05.patch, not
+# kept: the box score raises its fill factor to the power XFILL); xpose_fill0 runs it with XFILL=0.
+# The f32 suite with the f32 rule, permute_box with and without the fill factor on
+# scripts/box_fill_cases.txt, and permute_runs by name on its f32 lines.
 set -uo pipefail
 cd build-dev-next && for f in *.xz; do xz -d -T8 -f "$f"; done; chmod +x xpose*; cp xpose_exp xpose; cd ..
 nvidia-smi -L
