@@ -525,6 +525,19 @@ bool c128_box_beats_rows(const plan_data& pd) {
   return p.dims[0].in_stride == r && p.dims[0].extent <= kMaxPlanes && r % 2 == 1 && r * p.elem_bytes < kRowsLongRowBytes;
 }
 
+// Packed's plan of what configure_permute_packed moves: the problem's rows widened to words
+// (rows_copy.hpp as_row_words), whose size it writes to *word_bytes. `packed` is the plan of the
+// unwidened problem, returned as it is where the words are the elements; `widened` holds a new plan
+// otherwise. Null where packed plans no widened problem.
+const gpu::packed_params* packed_of_words(const plan_data& pd, const gpu::packed_params& packed,
+                                          gpu::packed_params* widened, int* word_bytes) {
+  const problem words = gpu::as_row_words(pd.prob);
+  *word_bytes = words.elem_bytes;
+  if (words.elem_bytes == pd.prob.elem_bytes) return &packed;
+  const char* reason = "";
+  return gpu::packed_plan(words, true, widened, &reason) ? widened : nullptr;
+}
+
 // permute_box ahead of permute_runs, and ahead of permute_packed where the box's shared rows are
 // plain (no swizzle), for 8-byte elements. The ninth session's rule (packed's box of 8 KiB or less,
 // kept in box_beats) predates raw rows, the late output tables and kRawWideBudget; measured again
@@ -547,8 +560,12 @@ bool c128_box_beats_rows(const plan_data& pd) {
 // candidate.json) against the suite at 23e8cf1 (whose other 43 cases moved by +0.2 on average): the
 // nine runs cases 67.6 -> 74.5, 64.9 -> 70.7, 72.7 -> 77.1, 83.0 -> 90.1, 78.4 -> 82.9, 71.3 -> 71.8,
 // 77.4 -> 77.4, 71.2 -> 70.0, 75.4 -> 73.6; the plain packed ones 74.8 -> 87.4, 81.1 -> 91.0, 85.6 ->
-// 89.2, 85.2 -> 86.2, 85.8 -> 86.3, 84.8 -> 84.9, 88.4 -> 87.2. Smaller gains than the H100's, and
-// three small losses, not yet measured against runs in one H200 run.
+// 89.2, 85.2 -> 86.2, 85.8 -> 86.3, 84.8 -> 84.9, 88.4 -> 87.2. Smaller gains than the H100's; the
+// fifty-eighth session's same-run H200 A/B (two rounds, docs/results/f64-box-runs-ab-2026-12-05-
+// h200.json, runs / box) settled the three small losses: the box won seven of the nine runs cases
+// by 0.8-8.0 ([23,201,168,85] 66.7 / 74.7, [817,8,6,18,19,5] 82.2 / 90.1) and lost two by 1.8 and 1.6
+// ([194,12,21,3,8,19,3] 71.5 / 69.7, [3623,7,2,21,21,3] 75.2 / 73.7); [10168,5,24,11,5] is level
+// against packed (87.2 / 86.5).
 // Not where packed's runs are whole 128-byte lines both ways (as for 16 bytes,
 // c128_box_beats_packed), nor where packed's box is one run both ways (whole small matrices, read
 // and written as one stream): H200 2026-12-05, two rounds, auto / box, [64,128,128,64] perm 0,3,1,2
@@ -595,15 +612,12 @@ bool f64_box_beats(const plan_data& pd, std::string_view chosen) {
 // `packed` is packed's plan of the unwidened problem (box_beats has it already).
 bool f32_box_beats_packed(const plan_data& pd, const gpu::packed_params& packed) {
   constexpr std::int64_t kShortRunBytes = 1024;
-  const problem words = gpu::as_row_words(pd.prob);
-  const int w = words.elem_bytes;
-  if (w >= 16) return false;
   gpu::packed_params widened;
+  int w = 0;
+  const gpu::packed_params* wp = packed_of_words(pd, packed, &widened, &w);
+  if (!wp || w >= 16 || std::int64_t{std::min(wp->run_in, wp->run_out)} * w >= kShortRunBytes) return false;
   gpu::box_params box;
   const char* reason = "";
-  const gpu::packed_params* wp =
-      w == pd.prob.elem_bytes ? &packed : gpu::packed_plan(words, true, &widened, &reason) ? &widened : nullptr;
-  if (!wp || std::int64_t{std::min(wp->run_in, wp->run_out)} * w >= kShortRunBytes) return false;
   return gpu::box_plan(pd.prob, &box, &reason) && box.swizzle == gpu::kBoxPlain && box.runs_in > 1 && box.runs_out > 1;
 }
 
@@ -628,12 +642,9 @@ bool box_beats(const plan_data& pd, std::string_view chosen) {
       // What packed runs (configure_permute_packed widens row copies to words; eleventh session,
       // above): 2- or 4-byte words one at a time, or vectors across two output dims over runs under
       // 1 KiB.
-      // (Unwidened, that is the plan above: planned once.)
-      const problem words = gpu::as_row_words(pd.prob);
-      const int w = words.elem_bytes;
       gpu::packed_params widened;
-      const gpu::packed_params* wp =
-          w == s ? &packed : gpu::packed_plan(words, true, &widened, &reason) ? &widened : nullptr;
+      int w = 0;
+      const gpu::packed_params* wp = packed_of_words(pd, packed, &widened, &w);
       if (wp && ((w > s && w <= 4 && wp->vin == 1 && wp->vout == 1) ||
                  (wp->gather_levels > 0 && std::int64_t{std::min(wp->run_in, wp->run_out)} * w < kShortPackedRunBytes)))
         return true;
