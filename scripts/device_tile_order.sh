@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The calls that decide branch lead/tile-order (tile_first_dim, docs/performance.md "Fifty-ninth
+# session"). build-dev-next holds xz-packed xpose_head (main), xpose_new and test_gpu (both built
+# from the branch) and libgomp.so.1; pass carry ["build-dev-next"].
+#   OUT=$OUT scripts/device_tile_order.sh test     # the branch's whole test_gpu, memcheck of the
+#                                                  # three kernels the order touches (about 300 s)
+#   OUT=$OUT scripts/device_tile_order.sh suites   # the suite of each type in TYPES (default f32
+#                                                  # f16 i8), main then the branch, one call (about
+#                                                  # 450 s on the H200): $OUT/{head,new}/suite-T.json
+set -uo pipefail
+cd build-dev-next && for f in *.xz; do xz -d -T8 -f "$f"; done; chmod +x xpose* test_gpu 2> /dev/null
+cp xpose_head xpose && mkdir -p nb && cp xpose_new nb/xpose && cp libgomp.so.1 nb/ && cp test_gpu nb/ && cd ..
+nvidia-smi -L
+R=$OUT
+case "${1:?test or suites}" in
+  test)
+    OUT=$R MEMCHECK='GpuRandom.PermuteRunsAnyAlignment:GpuRandom.PackedVectorPaths:GpuRandom.PermuteBox' BENCH2D=0 \
+      scripts/device_check.sh build-dev-next/nb test ;;
+  suites)
+    for t in ${TYPES:-f32 f16 i8}; do
+      OUT=$R/head TYPES=$t scripts/device_check.sh build-dev-next suite
+      OUT=$R/new TYPES=$t scripts/device_check.sh build-dev-next/nb suite
+    done ;;
+esac
+echo "tile order $1 done after ${SECONDS}s"
