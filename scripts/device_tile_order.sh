@@ -6,7 +6,9 @@
 #                                                  # three kernels the order touches (about 300 s)
 #   OUT=$OUT scripts/device_tile_order.sh suites   # the suite of each type in TYPES (default f32
 #                                                  # f16 i8), main then the branch, one call (about
-#                                                  # 450 s on the H200): $OUT/{head,new}/suite-T.json
+#                                                  # 450 s on the H200; an H100 is slower, i8 most:
+#                                                  # give it TYPES="f32 f16", then TYPES=i8):
+#                                                  # $OUT/{head,new}/suite-T.json
 set -uo pipefail
 cd build-dev-next && for f in *.xz; do xz -d -T8 -f "$f"; done; chmod +x xpose* test_gpu 2> /dev/null
 cp xpose_head xpose && mkdir -p nb && cp xpose_new nb/xpose && cp libgomp.so.1 nb/ && cp test_gpu nb/ && cd ..
