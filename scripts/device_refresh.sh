@@ -2,8 +2,8 @@
 # One H200 call that refreshes the record at one commit: binaries in build-dev-next (xz-packed
 # xpose_head, test_gpu and libgomp.so.1, built here from HEAD), then
 #   1. the f32 cases auto runs with permute_runs, permute_runs against permute_box by name, two
-#      rounds (the fifty-seventh session measured this on an H100 only; f64's box won there and on
-#      the H200), $OUT/f32runs/ab.{json,log};
+#      rounds (measured on H100s only, in the fifty-seventh and fifty-ninth sessions; f64's box won
+#      on both GPUs), $OUT/f32runs/ab.{json,log};
 #   2. the permutation suite with auto for each type in TYPES (default all five), $OUT/suite/.
 #   OUT=... scripts/device_refresh.sh          # TYPES="f32 i8" for fewer suites, AB=0 to skip 1.
 set -uo pipefail
