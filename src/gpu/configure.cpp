@@ -507,6 +507,14 @@ status configure_permute_general(plan_data& pd, std::string*) {
   return status::kSuccess;
 }
 
+// The launch note's words for a tile order that numbers one dim first (tile_first_dim).
+template <class Params>
+std::string tile_first_note(const Params& p) {
+  const int k = p.tile_first;
+  return fmt::format("; tiles numbered along the input's first cut dim first ({} of {} elements, input stride {}; {} tiles, {} along the output's fastest dim)",
+                     p.ntiles[k], p.t[k], p.in_stride[k], p.tiles, p.ntiles[p.rank - 1]);
+}
+
 status configure_permute_packed(plan_data& pd, std::string* why) {
   if (pd.cls == problem_class::kCopy)
     return fail(status::kVariantNotApplicable, why, "permute_packed does not run plain copies (use copy)");
@@ -538,6 +546,7 @@ status configure_permute_packed(plan_data& pd, std::string* why) {
   pd.launch_note = fmt::format("{} B words: {}", w, describe(p));
   if (p.vin > 1 || p.vout > 1)
     pd.launch_note += fmt::format("; pointers not aligned to the vectors: {}", describe(plans->scalar));
+  if (p.tile_first != kPackedNoDim) pd.launch_note += tile_first_note(p);
   pd.launch_note += "; persistent grid (the slot tables built once per block)";
   pd.kernel_params = std::move(plans);
   return status::kSuccess;
@@ -559,6 +568,7 @@ status configure_permute_runs(plan_data& pd, std::string* why) {
                                "shared rows of {} B",
                                p->A, p->B, p->A * s, p->na, p->na > 1 ? "s" : "", p->B * s, p->nb,
                                p->nb > 1 ? "s" : "", p->row_bytes);
+  if (p->tile_first != kPackedNoDim) pd.launch_note += tile_first_note(*p);
   pd.launch_note += "; persistent grid (the run tables built once per block)";
   pd.kernel_params = std::move(p);
   return status::kSuccess;
@@ -593,6 +603,7 @@ status configure_permute_box(plan_data& pd, std::string* why) {
                                   p->words_shift ? ", at any byte phase (two word loads and a funnel)" : "");
   pd.launch_note += box_store_converged(*p, s, 0) ? "; stores: every chunk by one converged path"
                                                   : "; stores: whole chunks (an aligned output; converged otherwise)";
+  if (p->tile_first != kPackedNoDim) pd.launch_note += tile_first_note(*p);
   pd.launch_note += p->one_shot ? "; one block per tile" : "; persistent grid (the tables built once per block)";
   pd.kernel_params = std::move(p);
   return status::kSuccess;

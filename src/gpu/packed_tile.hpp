@@ -18,6 +18,7 @@
 // both phases (packed_wavefronts).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "gpu/geometry.hpp"
@@ -76,6 +77,7 @@ struct packed_params {
   int ntiles[kMaxRank] = {};                      // ceil(ext / t)
   fast_div ntiles_div[kMaxRank];
   std::int64_t tiles = 1;                         // product of ntiles
+  int tile_first = kPackedNoDim;                  // the dim numbered first (packed_origin_of)
   int volume = 1;                                 // elements of a full tile
   int n_box = 0;                                  // dims with t > 1
   int in_order[kMaxRank] = {}, out_order[kMaxRank] = {};  // those dims, fastest first on each side
@@ -215,7 +217,8 @@ XPOSE_HD inline std::uint32_t packed_cut_coords(const packed_params& p, int q, b
 }
 
 // Where tile `tile` starts on each side, and how much of each cut dim it holds (kPackedNoLimit when
-// the dim is not cut). Tiles are numbered in output order of their origins (last dim fastest).
+// the dim is not cut). Tiles are numbered in output order of their origins (last dim fastest),
+// except that p.tile_first, where set (tile_first_dim), is numbered before all of them.
 struct packed_origin {
   std::int64_t in = 0, out = 0;
   std::uint32_t lim_a = kPackedNoLimit, lim_b = kPackedNoLimit;
@@ -227,7 +230,7 @@ template <class Params>
 XPOSE_HD inline packed_origin packed_origin_of(const Params& p, std::uint32_t tile) {
   packed_origin o;
   std::uint32_t rem = tile;
-  for (int k = p.rank - 1; k >= 0; --k) {
+  auto take = [&](int k) {
     const std::uint32_t q = p.ntiles_div[k].div(rem);
     const int c = static_cast<int>(rem - q * static_cast<std::uint32_t>(p.ntiles[k]));
     rem = q;
@@ -237,8 +240,45 @@ XPOSE_HD inline packed_origin packed_origin_of(const Params& p, std::uint32_t ti
     const int left = p.ext[k] - start;
     if (k == p.cut_a && left < p.t[k]) o.lim_a = static_cast<std::uint32_t>(left), o.full = false;
     if (k == p.cut_b && left < p.t[k]) o.lim_b = static_cast<std::uint32_t>(left), o.full = false;
-  }
+  };
+  if (p.tile_first != kPackedNoDim) take(p.tile_first);
+  for (int k = p.rank - 1; k >= 0; --k)
+    if (k != p.tile_first) take(k);
   return o;
+}
+
+// The tile order (host side; Params as above). Walk the input's dims fastest first: the first one
+// that tiles cut (the faster ones are whole in every tile) is where a tile's input stops being
+// contiguous, and its neighbour along that dim starts right after it in memory. Where that seam
+// falls inside a 64-byte DRAM burst, both tiles read the burst; in output order they are a whole
+// plane of tiles apart, too far for L2 to keep the burst between them. f32 [23,201,168,85] perm
+// 3,2,1,0 under permute_runs (input runs of 116 B, the 85-long dim cut in three) read 1.53 times the
+// tensor from DRAM (H100, Nsight Compute, 2026-12-05, results/runs-box-memprofile-f32-2026-12-05-
+// h100.log); numbered along that dim first it read 1.00 times (H200, results/tile-order-memprofile-
+// 2026-12-05-h200.log) and ran 62.3 -> 67.3% of copy.
+//
+// Only where that dim has few tiles (kTileFirstMaxTiles): numbering it first puts the tiles that
+// are neighbours in the output that many tile numbers apart. H200, 2026-12-05, same-run A/B of the
+// order on 11 suite cases, two rounds (scripts/tile_order_cases.txt, results/tile-order-ab-2026-12-
+// 05-h200.json), by that dim's tile count: 2-5 tiles gained +0.3 to +5.0 (i8 [29048,22,5,2,7,6]
+// +4.0, f64 [7262,22,5,2,7,6] +3.0, f16 [1384,19,10,3,10,17] +2.2); 6-84 tiles -6.3 to +0.3 (f32
+// [194,12,21,3,8,19,3], 8 tiles, -6.3; f32 [543,20,11,11,17,3], 11, -5.8; f16 [46,201,168,85], 84,
+// -5.0). Seams on a burst boundary share nothing and keep the output order, as does a seam on the
+// output's fastest dim (already numbered first).
+inline constexpr int kDramBurstBytes = 64;
+inline constexpr int kTileFirstMaxTiles = 5;
+template <class Params>
+inline int tile_first_dim(const Params& p, int elem_bytes) {
+  int order[kMaxRank], n = 0;
+  for (int k = 0; k < p.rank; ++k) order[n++] = k;
+  std::sort(order, order + n, [&](int a, int b) { return std::llabs(p.in_stride[a]) < std::llabs(p.in_stride[b]); });
+  for (int i = 0; i < n; ++i) {
+    const int k = order[i];
+    if (p.ntiles[k] == 1) continue;
+    const bool mid_burst = std::int64_t{p.t[k]} * std::llabs(p.in_stride[k]) * elem_bytes % kDramBurstBytes != 0;
+    return k + 1 < p.rank && mid_burst && p.ntiles[k] <= kTileFirstMaxTiles ? k : kPackedNoDim;
+  }
+  return kPackedNoDim;
 }
 
 XPOSE_HD inline bool packed_in_bounds(const packed_origin& o, std::uint32_t cut) {

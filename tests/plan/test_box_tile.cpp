@@ -364,7 +364,7 @@ xpose::permute_desc random_desc(std::mt19937_64& rng, int c, bool* strided) {
 TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
   std::mt19937_64 rng(20261201);
   int planned = 0, cut_both = 0, strided = 0, row_copies = 0, swizzled = 0, words = 0, wide = 0, narrow = 0;
-  int word_gather = 0, exact_chunks = 0, whole_form = 0, raw = 0, raw_shifted = 0;
+  int word_gather = 0, exact_chunks = 0, whole_form = 0, raw = 0, raw_shifted = 0, first = 0;
   const long whole_before = element_whole_items, converged_before = element_converged_items;
   for (int c = 0; c < 900; ++c) {
     bool padded = false;
@@ -403,8 +403,10 @@ TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
     whole_form += !p.words && !box_store_converged(p, eb, out_mis * eb);
     raw += p.raw;
     raw_shifted += p.raw && in_mis != 0;
+    first += p.tile_first != kPackedNoDim;
   }
   EXPECT_GT(planned, 500);
+  EXPECT_GT(first, 30);  // tiles numbered along an input dim first (tile_first_dim)
   // Each kind the kernel treats apart must be common enough to be tested here.
   EXPECT_GT(cut_both, 8);
   EXPECT_GT(strided, 50);

@@ -142,7 +142,7 @@ problem permuted(std::vector<std::int64_t> extents, std::vector<int> perm, int e
 
 TEST(PackedTile, RandomPermutationsMoveEveryElementOnce) {
   std::mt19937_64 rng(20261129);
-  int planned = 0, vectorised = 0, gathered = 0;
+  int planned = 0, vectorised = 0, gathered = 0, first = 0;
   for (int c = 0; c < 300; ++c) {
     const int rank = 1 + static_cast<int>(rng() % 8);
     const int eb = 1 << (rng() % 5);
@@ -168,6 +168,7 @@ TEST(PackedTile, RandomPermutationsMoveEveryElementOnce) {
       if (!vectors) EXPECT_EQ(p.vin * p.vout, 1);
       vectorised += p.vin > 1 || p.vout > 1;
       gathered += p.gather_levels > 0;
+      first += p.tile_first != kPackedNoDim;
       EXPECT_EQ(emulate(pr, p), "") << (vectors ? "vectors" : "scalar");
     }
     ++planned;
@@ -175,6 +176,42 @@ TEST(PackedTile, RandomPermutationsMoveEveryElementOnce) {
   EXPECT_GT(planned, 200);
   EXPECT_GT(vectorised, 50);  // the random extents give both widths often enough to test them
   EXPECT_GT(gathered, 10);    // and output vectors across several dims
+  EXPECT_GT(first, 10);       // and tiles numbered along an input dim first (tile_first_dim)
+}
+
+// tile_first_dim numbers first the input's first cut dim where its seam falls inside a DRAM burst
+// and it has few tiles, and packed_origin_of still gives every tile origin once, the tiles along
+// that dim at consecutive numbers.
+TEST(PackedTile, TileOrderNumbersTheInputSeamFirst) {
+  packed_params p;
+  p.rank = 3;  // output order: dims 0, 1, 2 (fastest); the input's fastest is dim 1
+  const int ext[3] = {4, 85, 6}, t[3] = {4, 29, 2};
+  const std::int64_t in_stride[3] = {85 * 6, 1, 85}, out_stride[3] = {85 * 6, 6, 1};
+  for (int k = 0; k < 3; ++k) {
+    p.ext[k] = ext[k], p.t[k] = t[k], p.in_stride[k] = in_stride[k], p.out_stride[k] = out_stride[k];
+    p.ntiles[k] = (ext[k] + t[k] - 1) / t[k];
+    p.ntiles_div[k] = fast_div(static_cast<std::uint32_t>(p.ntiles[k]));
+    p.tiles *= p.ntiles[k];
+  }
+  EXPECT_EQ(tile_first_dim(p, 4), 1);             // 29 x 4 = 116 B: inside a burst, 3 tiles
+  EXPECT_EQ(tile_first_dim(p, 16), 1);            // 29 x 16 = 464 B: 7.25 bursts
+  p.t[1] = 32, p.ntiles[1] = 3;
+  EXPECT_EQ(tile_first_dim(p, 2), kPackedNoDim);   // 32 x 2 = 64 B: the seam is a burst boundary
+  p.t[1] = 10, p.ntiles[1] = 9;
+  EXPECT_EQ(tile_first_dim(p, 4), kPackedNoDim);   // 9 tiles: more than kTileFirstMaxTiles
+  p.t[1] = 29, p.ntiles[1] = 3;
+  p.tile_first = 1;
+  std::vector<int> seen(static_cast<std::size_t>(ext[0]) * ext[1] * ext[2], 0);
+  for (std::uint32_t tile = 0; tile < p.tiles; ++tile) {
+    const packed_origin o = packed_origin_of(p, tile);
+    ASSERT_GE(o.in, 0);
+    ++seen[static_cast<std::size_t>(o.in)];
+    const std::int64_t along = o.in % 85;  // the dim numbered first: consecutive tiles step along it
+    EXPECT_EQ(along, 29 * (tile % 3)) << tile;
+    EXPECT_EQ(o.in / (2 * 85), tile / 3) << tile;  // then the output's fastest dim
+    EXPECT_EQ(o.lim_a, kPackedNoLimit);  // no cut dims declared: every tile full
+  }
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(p.tiles));
 }
 
 // packed_wavefronts walks each lane's gather once per warp and counts with count_wavefronts_total;

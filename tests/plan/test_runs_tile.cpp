@@ -107,7 +107,7 @@ std::string emulate(const xpose::permute_desc& d, const runs_params& p, int in_m
 
 TEST(RunsTile, RandomPermutationsMoveEveryElementOnce) {
   std::mt19937_64 rng(20261130);
-  int planned = 0, cut_both = 0, strided = 0;
+  int planned = 0, cut_both = 0, strided = 0, first = 0;
   for (int c = 0; c < 800; ++c) {
     const int rank = 2 + static_cast<int>(rng() % 7);
     const int eb = 1 << (rng() % 5);
@@ -139,9 +139,11 @@ TEST(RunsTile, RandomPermutationsMoveEveryElementOnce) {
     ASSERT_EQ(emulate(d, p, in_mis, out_mis, 77 + c), "");
     ++planned;
     cut_both += p.cut_a != kPackedNoDim && p.cut_b != kPackedNoDim;
+    first += p.tile_first != kPackedNoDim;
   }
   EXPECT_GT(planned, 400);
   EXPECT_GT(cut_both, 15);  // edge tiles on both sides are common enough to test
+  EXPECT_GT(first, 30);     // and tiles numbered along an input dim first (tile_first_dim)
 }
 
 TEST(RunsTile, OddSuitePermutationGetsLongRuns) {
