@@ -241,9 +241,13 @@ XPOSE_HD inline packed_origin packed_origin_of(const Params& p, std::uint32_t ti
     if (k == p.cut_a && left < p.t[k]) o.lim_a = static_cast<std::uint32_t>(left), o.full = false;
     if (k == p.cut_b && left < p.t[k]) o.lim_b = static_cast<std::uint32_t>(left), o.full = false;
   };
-  if (p.tile_first != kPackedNoDim) take(p.tile_first);
-  for (int k = p.rank - 1; k >= 0; --k)
-    if (k != p.tile_first) take(k);
+  if (p.tile_first == kPackedNoDim) {  // the loop as it was before the tile order, for most plans
+    for (int k = p.rank - 1; k >= 0; --k) take(k);
+  } else {
+    take(p.tile_first);
+    for (int k = p.rank - 1; k >= 0; --k)
+      if (k != p.tile_first) take(k);
+  }
   return o;
 }
 
@@ -263,8 +267,8 @@ XPOSE_HD inline packed_origin packed_origin_of(const Params& p, std::uint32_t ti
 // 05-h200.json), by that dim's tile count: 2-5 tiles gained +0.3 to +5.0 (i8 [29048,22,5,2,7,6]
 // +4.0, f64 [7262,22,5,2,7,6] +3.0, f16 [1384,19,10,3,10,17] +2.2); 6-84 tiles -6.3 to -0.1 (f32
 // [194,12,21,3,8,19,3], 8 tiles, -6.3; f32 [543,20,11,11,17,3], 11, -5.8; f16 [46,201,168,85], 84,
-// -5.0). Seams on a burst boundary share nothing and keep the output order, as does a seam on the
-// output's fastest dim (already numbered first).
+// -5.0). Seams on a burst boundary share nothing and keep the output order, as do seams that the
+// output order already numbers first (the output's dims faster than the seam's are whole).
 inline constexpr int kDramBurstBytes = 64;
 inline constexpr int kTileFirstMaxTiles = 5;
 template <class Params>
@@ -276,7 +280,9 @@ inline int tile_first_dim(const Params& p, int elem_bytes) {
     const int k = order[i];
     if (p.ntiles[k] == 1) continue;
     const bool mid_burst = std::int64_t{p.t[k]} * std::llabs(p.in_stride[k]) * elem_bytes % kDramBurstBytes != 0;
-    return k + 1 < p.rank && mid_burst && p.ntiles[k] <= kTileFirstMaxTiles ? k : kPackedNoDim;
+    bool first_already = true;  // every output dim faster than k whole: output order numbers k first
+    for (int j = k + 1; j < p.rank; ++j) first_already = first_already && p.ntiles[j] == 1;
+    return mid_burst && !first_already && p.ntiles[k] <= kTileFirstMaxTiles ? k : kPackedNoDim;
   }
   return kPackedNoDim;
 }

@@ -185,7 +185,7 @@ TEST(PackedTile, RandomPermutationsMoveEveryElementOnce) {
 TEST(PackedTile, TileOrderNumbersTheInputSeamFirst) {
   packed_params p;
   p.rank = 3;  // output order: dims 0, 1, 2 (fastest); the input's fastest is dim 1
-  const int ext[3] = {4, 85, 6}, t[3] = {4, 29, 2};
+  const int ext[3] = {4, 85, 6}, t[3] = {2, 29, 2};
   const std::int64_t in_stride[3] = {85 * 6, 1, 85}, out_stride[3] = {85 * 6, 6, 1};
   for (int k = 0; k < 3; ++k) {
     p.ext[k] = ext[k], p.t[k] = t[k], p.in_stride[k] = in_stride[k], p.out_stride[k] = out_stride[k];
@@ -200,6 +200,9 @@ TEST(PackedTile, TileOrderNumbersTheInputSeamFirst) {
   p.t[1] = 10, p.ntiles[1] = 9;
   EXPECT_EQ(tile_first_dim(p, 4), kPackedNoDim);   // 9 tiles: more than kTileFirstMaxTiles
   p.t[1] = 29, p.ntiles[1] = 3;
+  p.t[2] = 6, p.ntiles[2] = 1;
+  EXPECT_EQ(tile_first_dim(p, 4), kPackedNoDim);  // the output order already numbers dim 1 first
+  p.t[2] = 2, p.ntiles[2] = 3;
   p.tile_first = 1;
   std::vector<int> seen(static_cast<std::size_t>(ext[0]) * ext[1] * ext[2], 0);
   for (std::uint32_t tile = 0; tile < p.tiles; ++tile) {
@@ -208,7 +211,8 @@ TEST(PackedTile, TileOrderNumbersTheInputSeamFirst) {
     ++seen[static_cast<std::size_t>(o.in)];
     const std::int64_t along = o.in % 85;  // the dim numbered first: consecutive tiles step along it
     EXPECT_EQ(along, 29 * (tile % 3)) << tile;
-    EXPECT_EQ(o.in / (2 * 85), tile / 3) << tile;  // then the output's fastest dim
+    EXPECT_EQ(o.in % 510 / (2 * 85), tile / 3 % 3) << tile;  // then the output's fastest dim
+    EXPECT_EQ(o.in / (2 * 510), tile / 9) << tile;           // then the slowest
     EXPECT_EQ(o.lim_a, kPackedNoLimit);  // no cut dims declared: every tile full
   }
   EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(p.tiles));
