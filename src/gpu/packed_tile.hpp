@@ -231,9 +231,9 @@ XPOSE_HD inline packed_origin packed_origin_of(const Params& p, std::uint32_t ti
   packed_origin o;
   std::uint32_t rem = tile;
   // Step s = rank takes p.tile_first (none when unset); steps rank-1 .. 0 take the dims last first,
-  // skipping the one already taken. One loop body: a second copy of it (a loop for each order) put
-  // local-memory stack frames into the 1- and 2-byte permute_box kernels and cost f16 about 3 points
-  // of copy on most suite cases, whatever their order (H100, 2026-12-05).
+  // skipping the one already taken. One loop body: with a loop for each order, ptxas gave the 1- and
+  // 2-byte permute_box kernels stack frames and the f16 suite lost about 3 points of copy on the
+  // plans whose order did not change; with one body those moved -0.08 on average (H100, 2026-12-05).
   for (int s = p.rank; s >= 0; --s) {
     const int k = s == p.rank ? p.tile_first : s;
     if (k == kPackedNoDim || (s < p.rank && s == p.tile_first)) continue;
@@ -268,8 +268,19 @@ XPOSE_HD inline packed_origin packed_origin_of(const Params& p, std::uint32_t ti
 // [194,12,21,3,8,19,3], 8 tiles, -6.3; f32 [543,20,11,11,17,3], 11, -5.8; f16 [46,201,168,85], 84,
 // -5.0). Seams on a burst boundary share nothing and keep the output order, as do seams that the
 // output order already numbers first (the output's dims faster than the seam's are whole).
+//
+// And only where the tile's contiguous input span (t x |stride| x element size) is short
+// (kTileFirstMaxSpanBytes): the shared bursts are at most one per span, so a 116 B span can waste
+// over half the reads and a 5 KB one about one percent, less than the order costs. H100,
+// 2026-12-05, same-run suites of main and the branch for f32, f16 and i8 (i8 with the loop of each
+// order, see packed_origin_of; results/tile-order-suites-2026-12-05-h100.json): the 16 plans with
+// spans of 84-340 B gained -1.2 to +7.0 (f32 [23,201,168,85] 116 B +7.0, f16 [1384,19,10,3,10,17]
+// 170 B +6.1, f32 [692,19,10,3,10,17] 340 B +3.6; two lost, by 1.0 and 1.2); the 21 with spans of
+// 504 B to 39 KB gained -2.9 to +1.2 (f32 [180400,124,3,1] 504 B -1.2, [5799,29,57,7] 532 B -1.9,
+// [13,9,25,8,13,9,4,6] 6048 B -2.9). The bound sits between 340 and 504, at six bursts.
 inline constexpr int kDramBurstBytes = 64;
 inline constexpr int kTileFirstMaxTiles = 5;
+inline constexpr std::int64_t kTileFirstMaxSpanBytes = 6 * kDramBurstBytes;
 template <class Params>
 inline int tile_first_dim(const Params& p, int elem_bytes) {
   int order[kMaxRank], n = 0;
@@ -278,10 +289,12 @@ inline int tile_first_dim(const Params& p, int elem_bytes) {
   for (int i = 0; i < n; ++i) {
     const int k = order[i];
     if (p.ntiles[k] == 1) continue;
-    const bool mid_burst = std::int64_t{p.t[k]} * std::llabs(p.in_stride[k]) * elem_bytes % kDramBurstBytes != 0;
+    const std::int64_t span = std::int64_t{p.t[k]} * std::llabs(p.in_stride[k]) * elem_bytes;
+    const bool mid_burst = span % kDramBurstBytes != 0;
     bool first_already = true;  // every output dim faster than k whole: output order numbers k first
     for (int j = k + 1; j < p.rank; ++j) first_already = first_already && p.ntiles[j] == 1;
-    return mid_burst && !first_already && p.ntiles[k] <= kTileFirstMaxTiles ? k : kPackedNoDim;
+    const bool pays = mid_burst && span <= kTileFirstMaxSpanBytes && p.ntiles[k] <= kTileFirstMaxTiles;
+    return pays && !first_already ? k : kPackedNoDim;
   }
   return kPackedNoDim;
 }

@@ -179,9 +179,9 @@ TEST(PackedTile, RandomPermutationsMoveEveryElementOnce) {
   EXPECT_GT(first, 10);       // and tiles numbered along an input dim first (tile_first_dim)
 }
 
-// tile_first_dim numbers first the input's first cut dim where its seam falls inside a DRAM burst
-// and it has few tiles, and packed_origin_of still gives every tile origin once, the tiles along
-// that dim at consecutive numbers.
+// tile_first_dim numbers first the input's first cut dim where its seam falls inside a DRAM burst,
+// its tiles' input spans are short and it has few tiles, and packed_origin_of still gives every tile
+// origin once, the tiles along that dim at consecutive numbers.
 TEST(PackedTile, TileOrderNumbersTheInputSeamFirst) {
   packed_params p;
   p.rank = 3;  // output order: dims 0, 1, 2 (fastest); the input's fastest is dim 1
@@ -194,7 +194,8 @@ TEST(PackedTile, TileOrderNumbersTheInputSeamFirst) {
     p.tiles *= p.ntiles[k];
   }
   EXPECT_EQ(tile_first_dim(p, 4), 1);             // 29 x 4 = 116 B: inside a burst, 3 tiles
-  EXPECT_EQ(tile_first_dim(p, 16), 1);            // 29 x 16 = 464 B: 7.25 bursts
+  EXPECT_EQ(tile_first_dim(p, 8), 1);             // 29 x 8 = 232 B: 3.6 bursts
+  EXPECT_EQ(tile_first_dim(p, 16), kPackedNoDim);  // 29 x 16 = 464 B: longer than kTileFirstMaxSpanBytes
   p.t[1] = 32, p.ntiles[1] = 3;
   EXPECT_EQ(tile_first_dim(p, 2), kPackedNoDim);   // 32 x 2 = 64 B: the seam is a burst boundary
   p.t[1] = 10, p.ntiles[1] = 9;
