@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The calls that decide branch lead/tile-order (tile_first_dim, docs/performance.md "Fifty-ninth
-# session"). build-dev-next holds xz-packed xpose_head (main), xpose_new and test_gpu (both built
-# from the branch) and libgomp.so.1; pass carry ["build-dev-next"].
-#   OUT=$OUT scripts/device_tile_order.sh test     # the branch's whole test_gpu, memcheck of the
+# A baseline and a candidate build, same call (written for the tile order, tile_first_dim;
+# docs/performance.md "Fifty-ninth session" and "Sixtieth session"). build-dev-next holds xz-packed
+# xpose_head (the baseline), xpose_new and test_gpu (both built from the candidate) and
+# libgomp.so.1; pass carry ["build-dev-next"]. For the sixty-first session: xpose_head is 100cc2c
+# (main before the tile order), xpose_new and test_gpu are 4b6473c (main with it).
+#   OUT=$OUT scripts/device_tile_order.sh test     # the candidate's whole test_gpu, memcheck of the
 #                                                  # three kernels the order touches (about 300 s)
 #   OUT=$OUT scripts/device_tile_order.sh suites   # the suite of each type in TYPES (default f32
-#                                                  # f16 i8), main then the branch, one call (about
-#                                                  # 450 s on the H200; an H100 is slower, i8 most:
-#                                                  # give it TYPES="f32 f16", then TYPES=i8):
+#                                                  # f16 i8), baseline then candidate, one call
+#                                                  # (about 450 s on the H200; an H100 is slower, i8
+#                                                  # most: give it TYPES="f32 f16", then TYPES=i8):
 #                                                  # $OUT/{head,new}/suite-T.json
 set -uo pipefail
 cd build-dev-next && for f in *.xz; do xz -d -T8 -f "$f"; done; chmod +x xpose* test_gpu 2> /dev/null
