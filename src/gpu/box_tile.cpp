@@ -728,7 +728,7 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
   chosen.one_shot = s != kBoxOneShotSkipElem && std::int64_t{chosen.volume} * s >= kBoxOneShotBytesPerEntry * entries &&
                     chosen.tiles <= std::numeric_limits<std::int32_t>::max();
   chosen.bulk = bulk_rows(chosen, s);  // kBoxBulkMaxElem
-  chosen.tile_first = tile_first_dim(chosen, s);
+  set_tile_order(chosen, s);
   *out = chosen;
   return true;
 }

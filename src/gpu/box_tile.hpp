@@ -124,6 +124,7 @@ struct box_params {
   int ext[kMaxRank] = {}, t[kMaxRank] = {}, ntiles[kMaxRank] = {};
   fast_div ntiles_div[kMaxRank];
   int tile_first = kPackedNoDim;  // the dim numbered first (packed_origin_of, tile_first_dim)
+  tile_panel panel;               // and in panels of the other dims (set_tile_order)
   // The tile extents' divisors: the run tables every block builds before its first tile
   // (box_run_of, box_gtab_of) split an index over the box dims with them, a multiply and a shift
   // per dim where `%` and `/` cost an integer division each. H200, 2026-12-04, permute_box by name

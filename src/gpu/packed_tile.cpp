@@ -380,7 +380,7 @@ bool packed_plan(const problem& pr, bool vectors, packed_params* out, const char
       consider(q);
     }
   p = best;
-  p.tile_first = tile_first_dim(p, pr.elem_bytes);
+  set_tile_order(p, pr.elem_bytes);
   *out = p;
   return true;
 }

@@ -70,6 +70,44 @@ inline constexpr int kPackedNoDim = -1;
 inline constexpr int kPackedGatherLevels = 2;
 inline constexpr std::uint32_t kPackedNoLimit = 0x10000;  // above any 16-bit tile coordinate
 
+// A panel order over the tiles (set_tile_order). With dim k = tile_first numbered first, the other
+// dims' tile index r (output order, last fastest) is split into panels of w: a panel holds w x n_k
+// tiles, k's slowest and r's fastest inside it. w = 1 is k strictly first; the last panel holds
+// what is left of r (last_w). panel_to_first maps a tile number to k-first numbering
+// (r x n_k + c), which packed_origin_of then takes apart.
+struct tile_panel {
+  std::uint32_t w = 1, nk = 1;    // panel width (tiles of r), tiles along k
+  std::uint32_t full_tiles = 0;   // tiles in whole panels
+  std::uint32_t full_r = 0;       // r where the last panel starts
+  std::uint32_t last_w = 1;       // the last panel's width (1 when there is none)
+  fast_div whole_div, w_div, last_div;  // by w x nk, by w, by last_w
+};
+
+inline tile_panel make_tile_panel(std::uint32_t w, std::uint32_t nk, std::uint32_t rest) {
+  tile_panel q;
+  q.w = w, q.nk = nk;
+  q.full_r = rest / w * w;
+  q.full_tiles = q.full_r * nk;
+  q.last_w = rest > q.full_r ? rest - q.full_r : 1;
+  q.whole_div = fast_div(w * nk), q.w_div = fast_div(w), q.last_div = fast_div(q.last_w);
+  return q;
+}
+
+XPOSE_HD inline std::uint32_t panel_to_first(const tile_panel& q, std::uint32_t tile) {
+  std::uint32_t r, c;
+  if (tile < q.full_tiles) {
+    const std::uint32_t panel = q.whole_div.div(tile);
+    const std::uint32_t in = tile - panel * q.w * q.nk;
+    c = q.w_div.div(in);
+    r = panel * q.w + (in - c * q.w);
+  } else {
+    const std::uint32_t in = tile - q.full_tiles;
+    c = q.last_div.div(in);
+    r = q.full_r + (in - c * q.last_w);
+  }
+  return r * q.nk + c;
+}
+
 struct packed_params {
   int rank = 0;                                   // the normalised problem's dims, output order
   std::int64_t in_stride[kMaxRank] = {}, out_stride[kMaxRank] = {};
@@ -78,6 +116,7 @@ struct packed_params {
   fast_div ntiles_div[kMaxRank];
   std::int64_t tiles = 1;                         // product of ntiles
   int tile_first = kPackedNoDim;                  // the dim numbered first (packed_origin_of)
+  tile_panel panel;                               // and in panels of the other dims (set_tile_order)
   int volume = 1;                                 // elements of a full tile
   int n_box = 0;                                  // dims with t > 1
   int in_order[kMaxRank] = {}, out_order[kMaxRank] = {};  // those dims, fastest first on each side
@@ -229,7 +268,7 @@ struct packed_origin {
 template <class Params>
 XPOSE_HD inline packed_origin packed_origin_of(const Params& p, std::uint32_t tile) {
   packed_origin o;
-  std::uint32_t rem = tile;
+  std::uint32_t rem = p.panel.w > 1 ? panel_to_first(p.panel, tile) : tile;
   // Step s = rank takes p.tile_first (none when unset); steps rank-1 .. 0 take the dims last first,
   // skipping the one already taken. One loop body: with a loop for each order, ptxas gave the 1- and
   // 2-byte permute_box kernels stack frames and the f16 suite lost about 3 points of copy on the
@@ -281,22 +320,67 @@ XPOSE_HD inline packed_origin packed_origin_of(const Params& p, std::uint32_t ti
 inline constexpr int kDramBurstBytes = 64;
 inline constexpr int kTileFirstMaxTiles = 5;
 inline constexpr std::int64_t kTileFirstMaxSpanBytes = 6 * kDramBurstBytes;
+// The input's first cut dim (fastest first; kPackedNoDim when tiles cut none).
 template <class Params>
-inline int tile_first_dim(const Params& p, int elem_bytes) {
+inline int input_seam_dim(const Params& p) {
   int order[kMaxRank], n = 0;
   for (int k = 0; k < p.rank; ++k) order[n++] = k;
   std::sort(order, order + n, [&](int a, int b) { return std::llabs(p.in_stride[a]) < std::llabs(p.in_stride[b]); });
-  for (int i = 0; i < n; ++i) {
-    const int k = order[i];
-    if (p.ntiles[k] == 1) continue;
-    const std::int64_t span = std::int64_t{p.t[k]} * std::llabs(p.in_stride[k]) * elem_bytes;
-    const bool mid_burst = span % kDramBurstBytes != 0;
-    bool first_already = true;  // every output dim faster than k whole: output order numbers k first
-    for (int j = k + 1; j < p.rank; ++j) first_already = first_already && p.ntiles[j] == 1;
-    const bool pays = mid_burst && span <= kTileFirstMaxSpanBytes && p.ntiles[k] <= kTileFirstMaxTiles;
-    return pays && !first_already ? k : kPackedNoDim;
-  }
+  for (int i = 0; i < n; ++i)
+    if (p.ntiles[order[i]] > 1) return order[i];
   return kPackedNoDim;
+}
+
+// Tile numbers between neighbours across dim k in output order: the tiles of the faster dims.
+template <class Params>
+inline std::int64_t output_reach_tiles(const Params& p, int k) {
+  std::int64_t n = 1;
+  for (int j = k + 1; j < p.rank; ++j) n *= p.ntiles[j];
+  return n;
+}
+
+template <class Params>
+inline int tile_first_dim(const Params& p, int elem_bytes) {
+  const int k = input_seam_dim(p);
+  if (k == kPackedNoDim) return kPackedNoDim;
+  const std::int64_t span = std::int64_t{p.t[k]} * std::llabs(p.in_stride[k]) * elem_bytes;
+  const bool mid_burst = span % kDramBurstBytes != 0;
+  // Every output dim faster than k whole: the output order numbers k first already.
+  const bool first_already = output_reach_tiles(p, k) == 1;
+  const bool pays = mid_burst && span <= kTileFirstMaxSpanBytes && p.ntiles[k] <= kTileFirstMaxTiles;
+  return pays && !first_already ? k : kPackedNoDim;
+}
+
+// Panels (lead/tile-panel; not measured yet). Where tile_first_dim declines a seam inside a burst
+// whose neighbours are far apart in output order (reads and writes of the tiles between them at
+// least kTilePanelMinReachBytes, most of L2, so the shared burst has left it), number that dim
+// first inside panels of kTilePanelBytes of tiles: the neighbours are then one panel width
+// apart, and consecutive tiles still step along the output as before.
+inline constexpr std::int64_t kTilePanelMinReachBytes = std::int64_t{32} << 20;
+inline constexpr std::int64_t kTilePanelBytes = std::int64_t{4} << 20;
+
+// Dim k numbered first in panels of w tiles of the other dims (w clamped to 1 .. all of them).
+template <class Params>
+inline void number_in_panels(Params& p, int k, std::int64_t w) {
+  const std::int64_t rest = p.tiles / p.ntiles[k];
+  w = std::clamp<std::int64_t>(w, 1, rest);
+  p.tile_first = k;
+  p.panel = make_tile_panel(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(p.ntiles[k]),
+                            static_cast<std::uint32_t>(rest));
+}
+
+template <class Params>
+inline void set_tile_order(Params& p, int elem_bytes) {
+  p.panel = tile_panel{};
+  p.tile_first = tile_first_dim(p, elem_bytes);
+  if (p.tile_first != kPackedNoDim) return;
+  const int k = input_seam_dim(p);
+  if (k == kPackedNoDim) return;
+  std::int64_t tile_bytes = elem_bytes;
+  for (int j = 0; j < p.rank; ++j) tile_bytes *= p.t[j];
+  const std::int64_t span = std::int64_t{p.t[k]} * std::llabs(p.in_stride[k]) * elem_bytes;
+  if (span % kDramBurstBytes == 0 || 2 * output_reach_tiles(p, k) * tile_bytes < kTilePanelMinReachBytes) return;
+  number_in_panels(p, k, kTilePanelBytes / tile_bytes);
 }
 
 XPOSE_HD inline bool packed_in_bounds(const packed_origin& o, std::uint32_t cut) {

@@ -187,7 +187,7 @@ bool runs_plan(const problem& pr, runs_params* out, const char** reason) {
   while ((1 << p.rot_log) < w) ++p.rot_log;
   p.rot_mask = 128 / w - 1;
   p.smem_bytes = p.B * p.row_bytes + 4 * (2 * p.B + p.A);
-  p.tile_first = tile_first_dim(p, pr.elem_bytes);
+  set_tile_order(p, pr.elem_bytes);
   *out = p;
   return true;
 }

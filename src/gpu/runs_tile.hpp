@@ -50,6 +50,7 @@ struct runs_params {
   fast_div ntiles_div[kMaxRank];
   std::int64_t tiles = 1;
   int tile_first = kPackedNoDim;  // the dim numbered first (packed_origin_of, tile_first_dim)
+  tile_panel panel;               // and in panels of the other dims (set_tile_order)
   int cut_a = kPackedNoDim, cut_b = kPackedNoDim;  // the last A dim / B dim when its tile extent leaves an edge
   int na = 0, nb = 0;
   int a_dims[kMaxRank] = {}, b_dims[kMaxRank] = {};  // fastest first

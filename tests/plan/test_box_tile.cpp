@@ -364,7 +364,7 @@ xpose::permute_desc random_desc(std::mt19937_64& rng, int c, bool* strided) {
 TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
   std::mt19937_64 rng(20261201);
   int planned = 0, cut_both = 0, strided = 0, row_copies = 0, swizzled = 0, words = 0, wide = 0, narrow = 0;
-  int word_gather = 0, exact_chunks = 0, whole_form = 0, raw = 0, raw_shifted = 0, first = 0;
+  int word_gather = 0, exact_chunks = 0, whole_form = 0, raw = 0, raw_shifted = 0, first = 0, paneled = 0;
   const long whole_before = element_whole_items, converged_before = element_converged_items;
   for (int c = 0; c < 900; ++c) {
     bool padded = false;
@@ -389,6 +389,12 @@ TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
                              c, pr.describe(), eb, in_mis, out_mis, p.volume, p.run_in, p.run_out, p.row_bytes,
                              p.swizzle == kBoxWords ? " words" : p.swizzle ? " granules" : ""));
     ASSERT_EQ(emulate(d, p, in_mis, out_mis, 77 + c), "");
+    if (const int k = input_seam_dim(p); k != kPackedNoDim && p.tiles / p.ntiles[k] > 2) {
+      auto q = p;
+      number_in_panels(q, k, 2 + c % 3);  // panels of 2-4 (set_tile_order picks them for large tensors only)
+      paneled += q.panel.full_r * q.panel.nk < q.tiles;
+      ASSERT_EQ(emulate(d, q, in_mis, out_mis, 77 + c), "") << "in panels of " << q.panel.w;
+    }
     ++planned;
     cut_both += p.cut_a != kPackedNoDim && p.cut_b != kPackedNoDim;
     strided += padded;
@@ -407,6 +413,7 @@ TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
   }
   EXPECT_GT(planned, 500);
   EXPECT_GT(first, 15);  // tiles numbered along an input dim first (tile_first_dim)
+  EXPECT_GT(paneled, 30);  // and in panels with a partial last one
   // Each kind the kernel treats apart must be common enough to be tested here.
   EXPECT_GT(cut_both, 8);
   EXPECT_GT(strided, 50);

@@ -3,6 +3,7 @@
 // emulation moves every tile through a simulated shared array and checks that each output element
 // receives the right input element exactly once.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -142,7 +143,7 @@ problem permuted(std::vector<std::int64_t> extents, std::vector<int> perm, int e
 
 TEST(PackedTile, RandomPermutationsMoveEveryElementOnce) {
   std::mt19937_64 rng(20261129);
-  int planned = 0, vectorised = 0, gathered = 0, first = 0;
+  int planned = 0, vectorised = 0, gathered = 0, first = 0, paneled = 0;
   for (int c = 0; c < 300; ++c) {
     const int rank = 1 + static_cast<int>(rng() % 8);
     const int eb = 1 << (rng() % 5);
@@ -170,6 +171,11 @@ TEST(PackedTile, RandomPermutationsMoveEveryElementOnce) {
       gathered += p.gather_levels > 0;
       first += p.tile_first != kPackedNoDim;
       EXPECT_EQ(emulate(pr, p), "") << (vectors ? "vectors" : "scalar");
+      if (const int k = input_seam_dim(p); k != kPackedNoDim && p.tiles / p.ntiles[k] > 2) {
+        number_in_panels(p, k, 2 + c % 3);  // panels of 2-4 (set_tile_order picks them for large tensors only)
+        paneled += p.panel.w > 1 && p.panel.full_r * p.panel.nk < p.tiles;
+        EXPECT_EQ(emulate(pr, p), "") << (vectors ? "vectors" : "scalar") << ", in panels of " << p.panel.w;
+      }
     }
     ++planned;
   }
@@ -177,6 +183,35 @@ TEST(PackedTile, RandomPermutationsMoveEveryElementOnce) {
   EXPECT_GT(vectorised, 50);  // the random extents give both widths often enough to test them
   EXPECT_GT(gathered, 10);    // and output vectors across several dims
   EXPECT_GT(first, 10);       // and tiles numbered along an input dim first (tile_first_dim)
+  EXPECT_GT(paneled, 20);     // and in panels with a partial last one
+}
+
+// panel_to_first maps the panel numbering onto k-first numbering (r x n_k + c) one to one: inside
+// a panel the other dims' index r steps fastest and k's index c slowest, the last panel as wide as
+// what is left of r; w = 1 is k-first itself.
+TEST(PackedTile, TilePanelNumbersEveryTileOnce) {
+  for (const auto& [w, nk, rest] : {std::array<std::uint32_t, 3>{1, 3, 7}, {3, 4, 10}, {5, 2, 5}, {3, 7, 3}, {2, 1, 9}, {4, 6, 9}}) {
+    SCOPED_TRACE("w " + std::to_string(w) + " nk " + std::to_string(nk) + " rest " + std::to_string(rest));
+    const tile_panel q = make_tile_panel(w, nk, rest);
+    std::vector<int> seen(static_cast<std::size_t>(nk) * rest, 0);
+    for (std::uint32_t tile = 0; tile < nk * rest; ++tile) {
+      const std::uint32_t f = panel_to_first(q, tile);
+      ASSERT_LT(f, nk * rest);
+      ++seen[f];
+      const std::uint32_t r = f / nk, c = f % nk;
+      const std::uint32_t whole = rest / w * w * nk;  // tiles in whole panels
+      if (tile < whole) {
+        EXPECT_EQ(c, tile % (w * nk) / w) << tile;
+        EXPECT_EQ(r, tile / (w * nk) * w + tile % w) << tile;
+      } else {
+        const std::uint32_t left = rest - rest / w * w;
+        EXPECT_EQ(c, (tile - whole) / left) << tile;
+        EXPECT_EQ(r, rest / w * w + (tile - whole) % left) << tile;
+      }
+      if (w == 1) EXPECT_EQ(f, tile);
+    }
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(nk * rest));
+  }
 }
 
 // tile_first_dim numbers first the input's first cut dim where its seam falls inside a DRAM burst,

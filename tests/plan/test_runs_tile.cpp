@@ -107,7 +107,7 @@ std::string emulate(const xpose::permute_desc& d, const runs_params& p, int in_m
 
 TEST(RunsTile, RandomPermutationsMoveEveryElementOnce) {
   std::mt19937_64 rng(20261130);
-  int planned = 0, cut_both = 0, strided = 0, first = 0;
+  int planned = 0, cut_both = 0, strided = 0, first = 0, paneled = 0;
   for (int c = 0; c < 800; ++c) {
     const int rank = 2 + static_cast<int>(rng() % 7);
     const int eb = 1 << (rng() % 5);
@@ -137,6 +137,12 @@ TEST(RunsTile, RandomPermutationsMoveEveryElementOnce) {
     SCOPED_TRACE(fmt::format("case {}: {} elem {} misaligned {}/{}: tile {} x {}", c, pr.describe(), eb, in_mis,
                              out_mis, p.A, p.B));
     ASSERT_EQ(emulate(d, p, in_mis, out_mis, 77 + c), "");
+    if (const int k = input_seam_dim(p); k != kPackedNoDim && p.tiles / p.ntiles[k] > 2) {
+      auto q = p;
+      number_in_panels(q, k, 2 + c % 3);  // panels of 2-4 (set_tile_order picks them for large tensors only)
+      paneled += q.panel.full_r * q.panel.nk < q.tiles;
+      ASSERT_EQ(emulate(d, q, in_mis, out_mis, 77 + c), "") << "in panels of " << q.panel.w;
+    }
     ++planned;
     cut_both += p.cut_a != kPackedNoDim && p.cut_b != kPackedNoDim;
     first += p.tile_first != kPackedNoDim;
@@ -144,6 +150,7 @@ TEST(RunsTile, RandomPermutationsMoveEveryElementOnce) {
   EXPECT_GT(planned, 400);
   EXPECT_GT(cut_both, 15);  // edge tiles on both sides are common enough to test
   EXPECT_GT(first, 30);     // and tiles numbered along an input dim first (tile_first_dim)
+  EXPECT_GT(paneled, 30);  // and in panels with a partial last one
 }
 
 TEST(RunsTile, OddSuitePermutationGetsLongRuns) {
