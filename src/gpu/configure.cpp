@@ -511,7 +511,7 @@ status configure_permute_general(plan_data& pd, std::string*) {
 template <class Params>
 std::string tile_first_note(const Params& p) {
   const int k = p.tile_first;
-  return fmt::format("; tiles numbered along the input's first cut dim first ({} of {} elements, input stride {}; {} tiles, {} along the output's fastest dim)",
+  return fmt::format("; tiles numbered along the input's first cut dim first (that dim: {} tiles of {} elements, input stride {}; {} tiles in all, {} along the output's fastest dim)",
                      p.ntiles[k], p.t[k], p.in_stride[k], p.tiles, p.ntiles[p.rank - 1]) +
          (p.panel.w > 1 ? fmt::format(", in panels of {} x {} tiles", p.panel.w, p.panel.nk) : std::string());
 }

@@ -643,7 +643,8 @@ TEST(GpuRandom, PermuteBoxOver2GiB) {
 }
 
 // Tiles numbered in panels (set_tile_order): each case is large enough that its input seam's
-// neighbours are far apart in output order, so the plan must say it uses panels; one case per
+// neighbours are far apart in output order, and its input span short enough (at most
+// kTilePanelMaxSpanBytes), so the plan must say it uses panels; one case per
 // kernel and a few element sizes, one with offset pointers. The panels' index math is also
 // emulated on the CPU (the RandomPermutations tests of packed, runs and box tiles).
 TEST(GpuRandom, TilePanels) {
@@ -654,10 +655,10 @@ TEST(GpuRandom, TilePanels) {
     int eb;
     const char* kernel;
     std::int64_t in_off;
-  } cases[] = {{{900, 7, 2, 21, 21, 3}, {2, 0, 4, 1, 5, 3}, 4, "permute_runs", 0},
+  } cases[] = {{{100, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 4, "permute_runs", 0},
                {{1400, 29, 57, 7}, {2, 1, 0, 3}, 4, "permute_box", 0},
                {{30000, 127, 23}, {1, 0, 2}, 1, "permute_box", 3},
-               {{6000, 5, 24, 11, 5}, {1, 2, 0, 3, 4}, 2, "permute_box", 0},
+               {{60, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 2, "permute_box", 0},
                {{400, 21, 10, 4, 12, 13, 23, 2}, {4, 3, 6, 2, 0, 1, 5, 7}, 1, "permute_packed", 0}};
   for (const auto& c : cases) {
     const xpose::permute_desc d = xpose::test::pdesc(c.ext, c.perm, c.eb);

@@ -214,6 +214,45 @@ TEST(PackedTile, TilePanelNumbersEveryTileOnce) {
   }
 }
 
+// set_tile_order puts tiles in panels only where tile_first_dim declines the input's seam, the seam
+// falls inside a burst, the span up to it is at most kTilePanelMaxSpanBytes, and the seam's
+// neighbours are far apart in output order (kTilePanelMinReachBytes).
+TEST(PackedTile, TilePanelsOnlyForShortSpansFarApart) {
+  // Output order: dims 0, 1, 2 (fastest); the input's fastest is dim 1, cut in 10 tiles (more than
+  // kTileFirstMaxTiles); dim 2 has `reach` tiles of 16, the tile numbers between seam neighbours.
+  const auto params = [](int t1, std::int64_t reach) {
+    packed_params p;
+    p.rank = 3;
+    const std::int64_t ext[3] = {4, 10 * t1, 16 * reach};
+    const int t[3] = {2, t1, 16};
+    const std::int64_t in_stride[3] = {ext[1] * ext[2], 1, ext[1]}, out_stride[3] = {ext[1] * ext[2], ext[2], 1};
+    p.tiles = 1;
+    for (int k = 0; k < 3; ++k) {
+      p.ext[k] = static_cast<int>(ext[k]), p.t[k] = t[k], p.in_stride[k] = in_stride[k], p.out_stride[k] = out_stride[k];
+      p.ntiles[k] = static_cast<int>((ext[k] + t[k] - 1) / t[k]);
+      p.ntiles_div[k] = fast_div(static_cast<std::uint32_t>(p.ntiles[k]));
+      p.tiles *= p.ntiles[k];
+    }
+    return p;
+  };
+  packed_params p = params(71, 2000);  // tiles of 2 x 71 x 16 x 4 B = 9088 B; 2000 apart: 36 MB
+  set_tile_order(p, 4);                // 71 x 4 = 284 B
+  EXPECT_EQ(p.tile_first, 1);
+  EXPECT_EQ(p.panel.w, static_cast<std::uint32_t>(kTilePanelBytes / 9088));
+  EXPECT_EQ(p.panel.nk, 10u);
+  p = params(71, 2000);
+  set_tile_order(p, 16);  // 71 x 16 = 1136 B: longer than kTilePanelMaxSpanBytes
+  EXPECT_EQ(p.tile_first, kPackedNoDim);
+  EXPECT_EQ(p.panel.w, 1u);
+  p = params(64, 2000);
+  set_tile_order(p, 4);  // 64 x 4 = 256 B: the seam is a burst boundary
+  EXPECT_EQ(p.tile_first, kPackedNoDim);
+  p = params(71, 1000);
+  set_tile_order(p, 4);  // 1000 apart: 18 MB, within L2's reach
+  EXPECT_EQ(p.tile_first, kPackedNoDim);
+  EXPECT_EQ(p.panel.w, 1u);
+}
+
 // tile_first_dim numbers first the input's first cut dim where its seam falls inside a DRAM burst,
 // its tiles' input spans are short and it has few tiles, and packed_origin_of still gives every tile
 // origin once, the tiles along that dim at consecutive numbers.
