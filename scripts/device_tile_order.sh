@@ -1,33 +1,38 @@
 #!/usr/bin/env bash
-# A baseline and a candidate build, same call (written for the tile order, tile_first_dim;
-# docs/performance.md "Fifty-ninth session" and "Sixtieth session"). build-dev-next holds xz-packed
-# xpose_head (the baseline), xpose_new and test_gpu (both built from the candidate) and
-# libgomp.so.1; pass carry ["build-dev-next"]. For the sixty-first session: xpose_head is main at
-# e2c6fa5 (the tile order with its span bound), xpose_new and test_gpu are lead/tile-panel 998bb02
-# (panels, docs/performance.md "Sixtieth session"; its test_gpu holds main's tests and
-# GpuRandom.TilePanels).
-#   OUT=$OUT scripts/device_tile_order.sh test     # the candidate's whole test_gpu, memcheck of the
-#                                                  # three kernels the order touches and of the
-#                                                  # panels (about 300 s; the panels under memcheck
-#                                                  # not yet timed)
+# A baseline and a candidate build, same call (written for the tile order and its panels;
+# docs/performance.md "Fifty-ninth session" to "Sixty-first session"). build-dev-next holds xz-packed
+# binaries and libgomp.so.1; pass carry ["build-dev-next"]:
+#   xpose_head and test_gpu: the baseline (main), always;
+#   xpose_new and test_gpu_new: a candidate build, when there is one.
+# For the sixty-second session there is no candidate: xpose_head and test_gpu are main at 93289a4
+# (panels with their span bound), whose GpuRandom.TilePanels has two cases that have not run on a GPU.
+#   OUT=$OUT scripts/device_tile_order.sh test     # the candidate's whole test_gpu (the baseline's
+#                                                  # without one), memcheck of the three kernels the
+#                                                  # tile order and panels touch (H100: 269 s)
 #   OUT=$OUT scripts/device_tile_order.sh suites   # the suite of each type in TYPES (default f32
-#                                                  # f16 i8), baseline then candidate, one call
-#                                                  # (about 450 s on the H200; an H100 is slower, i8
-#                                                  # most: give it TYPES="f32 f16", then TYPES=i8):
-#                                                  # $OUT/{head,new}/suite-T.json
+#                                                  # f16 i8), baseline then candidate if any, one
+#                                                  # call: $OUT/{head,new}/suite-T.json. H100 with
+#                                                  # a candidate: f32 + f16 270 s, i8 + f64 415 s,
+#                                                  # c128 over 300 s; without one, about half
 set -uo pipefail
-cd build-dev-next && for f in *.xz; do xz -d -T8 -f "$f"; done; chmod +x xpose* test_gpu 2> /dev/null
-cp xpose_head xpose && mkdir -p nb && cp xpose_new nb/xpose && cp libgomp.so.1 nb/ && cp test_gpu nb/ && cd ..
+cd build-dev-next && for f in *.xz; do xz -d -T8 -f "$f"; done; chmod +x xpose* test_gpu* 2> /dev/null
+cp xpose_head xpose
+new=0
+if [ -f xpose_new ]; then
+  new=1 && mkdir -p nb && cp xpose_new nb/xpose && cp libgomp.so.1 nb/ && cp test_gpu_new nb/test_gpu
+fi
+cd ..
 nvidia-smi -L
 R=$OUT
+cand=build-dev-next && [ $new = 1 ] && cand=build-dev-next/nb
 case "${1:?test or suites}" in
   test)
     OUT=$R MEMCHECK='GpuRandom.PermuteRunsAnyAlignment:GpuRandom.PackedVectorPaths:GpuRandom.PermuteBox:GpuRandom.TilePanels' BENCH2D=0 \
-      scripts/device_check.sh build-dev-next/nb test ;;
+      scripts/device_check.sh $cand test ;;
   suites)
     for t in ${TYPES:-f32 f16 i8}; do
       OUT=$R/head TYPES=$t scripts/device_check.sh build-dev-next suite
-      OUT=$R/new TYPES=$t scripts/device_check.sh build-dev-next/nb suite
+      [ $new = 1 ] && OUT=$R/new TYPES=$t scripts/device_check.sh build-dev-next/nb suite
     done ;;
 esac
 echo "tile order $1 done after ${SECONDS}s"
