@@ -88,6 +88,14 @@ std::vector<permute_desc> shifted_word_suite_shapes() {
           pdesc({400, 7, 6, 9, 22, 10, 2}, {6, 0, 5, 3, 1, 2, 4}, 1)};
 }
 
+std::vector<tile_panel_case> tile_panel_cases() {
+  return {{pdesc({100, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 4), "permute_runs", 0},
+          {pdesc({1400, 29, 57, 7}, {2, 1, 0, 3}, 4), "permute_box", 0},
+          {pdesc({30000, 127, 23}, {1, 0, 2}, 1), "permute_box", 3},
+          {pdesc({60, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 2), "permute_box", 0},
+          {pdesc({400, 21, 10, 4, 12, 13, 23, 2}, {4, 3, 6, 2, 0, 1, 5, 7}, 1), "permute_packed", 0}};
+}
+
 std::vector<std::pair<std::int64_t, std::int64_t>> definition_offsets(const permute_desc& d) {
   using i64 = std::int64_t;
   const int r = static_cast<int>(d.extents.size());

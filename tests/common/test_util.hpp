@@ -26,6 +26,16 @@ permute_desc pdesc(std::vector<std::int64_t> extents, std::vector<int> perm, int
 // PermuteBoxShiftedWords runs them.
 std::vector<permute_desc> shifted_word_suite_shapes();
 
+// One case per kernel that set_tile_order must put in panels (their input seams' neighbours far
+// apart in output order, their spans at most kTilePanelMaxSpanBytes), with an input offset in
+// elements: GpuPlanner.TilePanelCasesPlanPanels checks the plan, GpuRandom.TilePanels runs them.
+struct tile_panel_case {
+  permute_desc desc;
+  const char* kernel;
+  std::int64_t in_off;
+};
+std::vector<tile_panel_case> tile_panel_cases();
+
 // Straight from desc.hpp, independent of the planner: for every output index in row-major order,
 // the (input offset, output offset) pair in elements: out[i_0..i_{r-1}] = in[j], j[perm[k]] = i_k.
 std::vector<std::pair<std::int64_t, std::int64_t>> definition_offsets(const permute_desc& d);

@@ -642,32 +642,20 @@ TEST(GpuRandom, PermuteBoxOver2GiB) {
   }
 }
 
-// Tiles numbered in panels (set_tile_order): each case is large enough that its input seam's
-// neighbours are far apart in output order, and its input span short enough (at most
-// kTilePanelMaxSpanBytes), so the plan must say it uses panels; one case per
-// kernel and a few element sizes, one with offset pointers. The panels' index math is also
-// emulated on the CPU (the RandomPermutations tests of packed, runs and box tiles).
+// Tiles numbered in panels (set_tile_order): xpose::test::tile_panel_cases, one per kernel and a
+// few element sizes, one with offset pointers; the plan must say it uses panels (as
+// GpuPlanner.TilePanelCasesPlanPanels checks without a GPU). The panels' index math is also emulated
+// on the CPU (the RandomPermutations tests of packed, runs and box tiles).
 TEST(GpuRandom, TilePanels) {
   XPOSE_REQUIRE_GPU();
-  const struct {
-    std::vector<std::int64_t> ext;
-    std::vector<int> perm;
-    int eb;
-    const char* kernel;
-    std::int64_t in_off;
-  } cases[] = {{{100, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 4, "permute_runs", 0},
-               {{1400, 29, 57, 7}, {2, 1, 0, 3}, 4, "permute_box", 0},
-               {{30000, 127, 23}, {1, 0, 2}, 1, "permute_box", 3},
-               {{60, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 2, "permute_box", 0},
-               {{400, 21, 10, 4, 12, 13, 23, 2}, {4, 3, 6, 2, 0, 1, 5, 7}, 1, "permute_packed", 0}};
-  for (const auto& c : cases) {
-    const xpose::permute_desc d = xpose::test::pdesc(c.ext, c.perm, c.eb);
+  for (const auto& c : xpose::test::tile_panel_cases()) {
+    const int eb = c.desc.elem_bytes;
     xpose::plan p;
     std::string why;
-    ASSERT_EQ(xpose::make_plan(d, {.where = xpose::backend::kGpu}, &p, &why), status::kSuccess) << why;
+    ASSERT_EQ(xpose::make_plan(c.desc, {.where = xpose::backend::kGpu}, &p, &why), status::kSuccess) << why;
     EXPECT_EQ(p.variant(), c.kernel) << p.summary();
     EXPECT_NE(p.summary().find("in panels of"), std::string::npos) << p.summary();
-    EXPECT_EQ(run_case(d, c.eb, c.in_off, 0, 7300 + c.eb), "") << p.summary();
+    EXPECT_EQ(run_case(c.desc, eb, c.in_off, 0, 7300 + eb), "") << p.summary();
   }
 }
 

@@ -917,6 +917,18 @@ TEST_F(GpuPlanner, GridsBeyondTheHardwareLimitStillPlan) {
 // tma_tile's preconditions, checked at plan time with a specific status and message: whole 16-byte
 // units on every strided side and along the output rows (the engine clips stores at 16-byte
 // granularity), one batch dim, compute capability 9.0; its launch shape is the persistent grid.
+// GpuRandom.TilePanels' cases plan the kernel they name, in panels (set_tile_order), so that the
+// GPU test exercises the panel map; checked here because CI has no GPU.
+TEST_F(GpuPlanner, TilePanelCasesPlanPanels) {
+  for (const auto& c : xpose::test::tile_panel_cases()) {
+    plan_data pd;
+    std::string why;
+    ASSERT_EQ(plan_p(c.desc, gpu(), &pd, &why), status::kSuccess) << why;
+    EXPECT_STREQ(pd.variant->name, c.kernel) << pd.prob.describe();
+    EXPECT_NE(pd.launch_note.find("in panels of"), std::string::npos) << pd.launch_note;
+  }
+}
+
 TEST_F(GpuPlanner, TmaTilePreconditions) {
   plan_data pd;
   std::string why;
