@@ -331,6 +331,12 @@ inline int input_seam_dim(const Params& p) {
   return kPackedNoDim;
 }
 
+// The tile's contiguous input bytes up to the seam across dim k: t x |stride| x element size.
+template <class Params>
+inline std::int64_t input_span_bytes(const Params& p, int k, int elem_bytes) {
+  return std::int64_t{p.t[k]} * std::llabs(p.in_stride[k]) * elem_bytes;
+}
+
 // Tile numbers between neighbours across dim k in output order: the tiles of the faster dims.
 template <class Params>
 inline std::int64_t output_reach_tiles(const Params& p, int k) {
@@ -343,7 +349,7 @@ template <class Params>
 inline int tile_first_dim(const Params& p, int elem_bytes) {
   const int k = input_seam_dim(p);
   if (k == kPackedNoDim) return kPackedNoDim;
-  const std::int64_t span = std::int64_t{p.t[k]} * std::llabs(p.in_stride[k]) * elem_bytes;
+  const std::int64_t span = input_span_bytes(p, k, elem_bytes);
   const bool mid_burst = span % kDramBurstBytes != 0;
   // Every output dim faster than k whole: the output order numbers k first already.
   const bool first_already = output_reach_tiles(p, k) == 1;
@@ -388,7 +394,7 @@ inline void set_tile_order(Params& p, int elem_bytes) {
   if (k == kPackedNoDim) return;
   std::int64_t tile_bytes = elem_bytes;
   for (int j = 0; j < p.rank; ++j) tile_bytes *= p.t[j];
-  const std::int64_t span = std::int64_t{p.t[k]} * std::llabs(p.in_stride[k]) * elem_bytes;
+  const std::int64_t span = input_span_bytes(p, k, elem_bytes);
   if (span % kDramBurstBytes == 0 || span > kTilePanelMaxSpanBytes) return;
   if (2 * output_reach_tiles(p, k) * tile_bytes < kTilePanelMinReachBytes) return;
   number_in_panels(p, k, kTilePanelBytes / tile_bytes);
