@@ -4,7 +4,7 @@
 # binaries and libgomp.so.1; pass carry ["build-dev-next"]:
 #   xpose_head and test_gpu: the baseline (main), always;
 #   xpose_new and test_gpu_new: a candidate build, when there is one.
-# For the sixty-second session there is no candidate: xpose_head and test_gpu are main at b18671f
+# For the sixty-second session there is no candidate: xpose_head and test_gpu are main at 29cadcc
 # (panels with their span bound), whose GpuRandom.TilePanels has two cases that have not run on a GPU.
 #   OUT=$OUT scripts/device_tile_order.sh test     # the candidate's whole test_gpu (the baseline's
 #                                                  # without one), memcheck of the three kernels the
