@@ -43,7 +43,7 @@ fi
 paste "$out/mangled.txt" "$out/kernels.txt" | while IFS=$'\t' read -r m d; do
   if grep -qE -- "$filter" <<< "$d"; then
     cuobjdump -sass -fun "$m" "$out/kernel.cubin" > "$out/$m.sass"
-    n=$(grep -cE '^\s+/\*[0-9a-f]{4}\*/' "$out/$m.sass")
+    n=$(grep -cE '^\s+/\*[0-9a-f]{4,}\*/' "$out/$m.sass")
     bars=$(grep -c 'BAR.SYNC' "$out/$m.sass" || true)
     echo "$n instructions, $bars BAR.SYNC: $d"
   fi
