@@ -4,8 +4,9 @@
 # binaries and libgomp.so.1; pass carry ["build-dev-next"]:
 #   xpose_head and test_gpu: the baseline (main), always;
 #   xpose_new and test_gpu_new: a candidate build, when there is one.
-# For the sixty-second session there is no candidate: xpose_head and test_gpu are main at 29cadcc
-# (panels with their span bound), whose GpuRandom.TilePanels has two cases that have not run on a GPU.
+# No candidate now (no device was lent in the sixty-second session): xpose_head and test_gpu are
+# main at 29cadcc (panels with their span bound; later commits change no kernel or plan), whose
+# GpuRandom.TilePanels has two cases that have not run on a GPU.
 #   OUT=$OUT scripts/device_tile_order.sh test     # the candidate's whole test_gpu (the baseline's
 #                                                  # without one), memcheck of the three kernels the
 #                                                  # tile order and panels touch (H100: 269 s)
@@ -14,6 +15,11 @@
 #                                                  # call: $OUT/{head,new}/suite-T.json. H100 with
 #                                                  # a candidate: f32 + f16 270 s, i8 + f64 415 s,
 #                                                  # c128 over 300 s; without one, about half
+#   OUT=$OUT scripts/device_tile_order.sh memprofile # the baseline's Nsight Compute memory and issue
+#                                                  # counters (device_memprofile.sh) on CASES, by
+#                                                  # default the i8 boxes of the sixty-second
+#                                                  # session's next call 3 and an f16 box of the
+#                                                  # same bytes: $OUT/memprofile.log
 set -uo pipefail
 cd build-dev-next && for f in *.xz; do xz -d -T8 -f "$f"; done; chmod +x xpose* test_gpu* 2> /dev/null
 cp xpose_head xpose
@@ -25,7 +31,7 @@ cd ..
 nvidia-smi -L
 R=$OUT
 cand=build-dev-next && [ $new = 1 ] && cand=build-dev-next/nb
-case "${1:?test or suites}" in
+case "${1:?test, suites or memprofile}" in
   test)
     OUT=$R MEMCHECK='GpuRandom.PermuteRunsAnyAlignment:GpuRandom.PackedVectorPaths:GpuRandom.PermuteBox:GpuRandom.TilePanels' BENCH2D=0 \
       scripts/device_check.sh $cand test ;;
@@ -34,5 +40,8 @@ case "${1:?test or suites}" in
       OUT=$R/head TYPES=$t scripts/device_check.sh build-dev-next suite
       [ $new = 1 ] && OUT=$R/new TYPES=$t scripts/device_check.sh build-dev-next/nb suite
     done ;;
+  memprofile)
+    CASES=${CASES:-"1472,6,22,6,10,23 0,2,5,1,4,3 i8;514244,174,3 0,2,1 i8;776,12,21,3,8,19,3 6,5,4,1,3,0,2 i8;92,201,168,85 3,2,1,0 i8;46,201,168,85 3,2,1,0 f16"} \
+      BIN=build-dev-next OUT=$R scripts/device_memprofile.sh ;;
 esac
 echo "tile order $1 done after ${SECONDS}s"
