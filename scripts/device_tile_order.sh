@@ -4,9 +4,12 @@
 # binaries and libgomp.so.1; pass carry ["build-dev-next"]:
 #   xpose_head and test_gpu: the baseline (main), always;
 #   xpose_new and test_gpu_new: a candidate build, when there is one.
-# No candidate now (no device was lent in the sixty-second session): xpose_head and test_gpu are
-# main at 29cadcc (panels with their span bound; later commits change no kernel or plan), whose
-# GpuRandom.TilePanels has two cases that have not run on a GPU.
+# Now (sixty-third session): xpose_head and test_gpu are main at 29cadcc (panels with their span
+# bound; later commits change no kernel or plan), whose GpuRandom.TilePanels has two cases that have
+# not run on a GPU; xpose_new and test_gpu_new are branch cand/box-chunk-pairs at 3bdc976 (main's
+# code with permute_box's converged stores walking two chunks per item, box_out_pairs), never run.
+# The suites then A/B it: of the 61 cases of a type, those in scripts/box_pairs_cases.txt (i8 30,
+# f16 27, f32 14, f64 11, c128 none) run the changed code, the rest are the run's noise.
 #   OUT=$OUT scripts/device_tile_order.sh test     # the candidate's whole test_gpu (the baseline's
 #                                                  # without one), memcheck of the three kernels the
 #                                                  # tile order and panels touch (H100: 269 s)
