@@ -22,7 +22,8 @@
 #                                                  # counters (device_memprofile.sh) on CASES, by
 #                                                  # default the i8 boxes of the sixty-second
 #                                                  # session's next call 3 and an f16 box of the
-#                                                  # same bytes: $OUT/memprofile.log
+#                                                  # same bytes: $OUT/memprofile.log; the
+#                                                  # candidate's in $OUT/new/memprofile.log
 set -uo pipefail
 cd build-dev-next && for f in *.xz; do xz -d -T8 -f "$f"; done; chmod +x xpose* test_gpu* 2> /dev/null
 cp xpose_head xpose
@@ -44,7 +45,9 @@ case "${1:?test, suites or memprofile}" in
       [ $new = 1 ] && OUT=$R/new TYPES=$t scripts/device_check.sh build-dev-next/nb suite
     done ;;
   memprofile)
-    CASES=${CASES:-"1472,6,22,6,10,23 0,2,5,1,4,3 i8;514244,174,3 0,2,1 i8;776,12,21,3,8,19,3 6,5,4,1,3,0,2 i8;92,201,168,85 3,2,1,0 i8;46,201,168,85 3,2,1,0 f16"} \
-      BIN=build-dev-next OUT=$R scripts/device_memprofile.sh ;;
+    export CASES=${CASES:-"1472,6,22,6,10,23 0,2,5,1,4,3 i8;514244,174,3 0,2,1 i8;776,12,21,3,8,19,3 6,5,4,1,3,0,2 i8;92,201,168,85 3,2,1,0 i8;46,201,168,85 3,2,1,0 f16"}
+    BIN=build-dev-next OUT=$R scripts/device_memprofile.sh
+    # The candidate's counters too (its instructions per case against the baseline's), when there is one.
+    [ $new = 1 ] && mkdir -p "$R/new" && BIN=$cand OUT=$R/new scripts/device_memprofile.sh ;;
 esac
 echo "tile order $1 done after ${SECONDS}s"
