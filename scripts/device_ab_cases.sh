@@ -10,7 +10,7 @@
 # TESTS=1 first runs device_alltests (the whole test_gpu in BIN, then memcheck on MEMCHECK),
 # $OUT/tests-all.log.
 #   TESTS=1 MEMCHECK='GpuRandom.RowCopies' BINS="xpose_main xpose" VARIANTS=auto,permute_rows \
-#     CASES=scripts/rows_cases.txt scripts/device_ab_cases.sh
+#     CASES=scripts/cases/rows_cases.txt scripts/device_ab_cases.sh
 set -uo pipefail
 source "$(dirname "$0")/device_common.sh"
 if [ "${TESTS:-0}" = 1 ]; then

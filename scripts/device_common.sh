@@ -31,6 +31,7 @@ device_alltests() {
 device_cases() {
   local i=0 ext perm dt
   while read -r ext perm dt; do
+    [ -z "$ext" ] || [ "${ext:0:1}" = "#" ] && continue  # case lists open with comment lines
     i=$((i + 1))
     timeout 60 "$B/${3:-xpose}" bench --variants auto --extents "$ext" --perm "$perm" --dtype "$dt" --reps 10 \
       --warmup 2 --json "$OUT/$2-$i.json" > /dev/null 2>&1

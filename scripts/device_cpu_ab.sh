@@ -13,6 +13,7 @@ if [ -n "${CASES:-}" ]; then
   for round in $(seq "${ROUNDS:-3}"); do
     i=0
     while read -r ext perm dt; do
+      [ -z "$ext" ] || [ "${ext:0:1}" = "#" ] && continue  # case lists open with comment lines
       i=$((i + 1))
       for x in "$A" "${BUILD_B:-xpose}"; do
         timeout 120 "$B/$x" bench --device cpu --variants auto --extents "$ext" --perm "$perm" --dtype "$dt" \

@@ -8,7 +8,7 @@
 #   alltests: the whole test_gpu, then memcheck on skew_tile's and the classic tile's tests, on GPU 1.
 #   odd: skew_tile by name and auto, i8 and f16 at odd sizes, the three binaries interleaved, two rounds.
 #   suite: the permutation-suite cases that run skew_tile, the three binaries.
-#   verify: auto on the suite cases of scripts/tiled_suite_cases.txt (the tiled kernel's batch order).
+#   verify: auto on the suite cases of scripts/cases/tiled_suite_cases.txt (the tiled kernel's batch order).
 #   ncu: Nsight Compute on skew_tile, 10007x9973 i8 and f16, the new binary.
 set -u
 source "$(dirname "$0")/device_common.sh"
@@ -40,7 +40,7 @@ CASES
       done
       echo "suite done at ${SECONDS}s" ;;
     verify)
-      device_cases "$(dirname "$0")/tiled_suite_cases.txt" verify-suite
+      device_cases "$(dirname "$0")/cases/tiled_suite_cases.txt" verify-suite
       echo "verify done at ${SECONDS}s" ;;
     ncu)
       device_ncu_skew i8 f16

@@ -12,7 +12,7 @@ cp xpose_head xpose && cd ..
 nvidia-smi -L
 R=$OUT
 if [ "${AB:-1}" = 1 ]; then
-  grep ' f32$' scripts/runs_box_cases.txt > /tmp/f32runs.txt
+  grep ' f32$' scripts/cases/runs_box_cases.txt > /tmp/f32runs.txt
   OUT=$R/f32runs BIN=build-dev-next BINS=xpose_head VARIANTS=permute_runs,permute_box ROUNDS=2 \
     CASES=/tmp/f32runs.txt scripts/device_ab_cases.sh > /dev/null
   tail -1 "$R/f32runs/ab.log"

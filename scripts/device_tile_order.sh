@@ -8,7 +8,7 @@
 # bound; later commits change no kernel or plan), whose GpuRandom.TilePanels has two cases that have
 # not run on a GPU; xpose_new and test_gpu_new are branch cand/box-chunk-pairs at 3bdc976 (main's
 # code with permute_box's converged stores walking two chunks per item, box_out_pairs), never run.
-# The suites then A/B it: of the 61 cases of a type, those in scripts/box_pairs_cases.txt (i8 30,
+# The suites then A/B it: of the 61 cases of a type, those in scripts/cases/box_pairs_cases.txt (i8 30,
 # f16 27, f32 14, f64 11, c128 none) run the changed code, the rest are the run's noise.
 #   OUT=$OUT scripts/device_tile_order.sh test     # the candidate's whole test_gpu (the baseline's
 #                                                  # without one), memcheck of the three kernels the

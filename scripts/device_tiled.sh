@@ -14,7 +14,7 @@
 #   three rounds of 100 repetitions.
 #   skewed: odd output rows, tiled_skew (32x4, 32x8, 32x16) against auto, skew_tile and tiled.
 #   verify: auto (and cuBLAS) on the shapes the session's rules changed, and the permutation-suite
-#   cases that run tiled or skew_tile (scripts/tiled_suite_cases.txt), whose grid order changed.
+#   cases that run tiled or skew_tile (scripts/cases/tiled_suite_cases.txt), whose grid order changed.
 #   odd: ODD_VARIANTS (default auto,tiled,skew_tile) by name through xpose bench, two rounds.
 set -u
 source "$(dirname "$0")/device_common.sh"
@@ -78,7 +78,7 @@ for mode in "$@"; do
       timeout 150 $B/xpose bench --variants auto --baseline cublas --dtype f32,f64,c128 --reps 10 --warmup 2 \
         --shapes 10007x9973,16383x16385,8191x8193,16383x16384,10000x10007,16384x16383,4096x4096,16384x16384,10000x10000 \
         --json "$OUT/verify-2d.json" > /dev/null 2>&1
-      device_cases "$(dirname "$0")/tiled_suite_cases.txt" verify-suite
+      device_cases "$(dirname "$0")/cases/tiled_suite_cases.txt" verify-suite
       echo "verify done at ${SECONDS}s" ;;
     odd)
       for round in 1 2; do

@@ -35,11 +35,12 @@ for mode in "$@"; do
       echo "perf done at ${SECONDS}s" ;;
     perm)
       # Suite permutations that auto now sends to tma_tile, against the kernels it ran before:
-      # lines "dtype extents perm variants" of PERM_CASES (default scripts/tma_perm_cases.txt).
+      # lines "dtype extents perm variants" of PERM_CASES (default scripts/cases/tma_perm_cases.txt).
       while read -r t e p v; do
+        [ -z "$t" ] || [ "${t:0:1}" = "#" ] && continue  # case lists open with comment lines
         timeout 200 $B/xpose bench --extents "$e" --perm "$p" --dtype "$t" --variants "$v" --reps 10 --warmup 2 2>&1 |
           grep -E '^\| [a-z]' | grep -v '^| variant' | tee -a "$OUT/tma-perm.log"
-      done < "${PERM_CASES:-scripts/tma_perm_cases.txt}"
+      done < "${PERM_CASES:-scripts/cases/tma_perm_cases.txt}"
       echo "perm done at ${SECONDS}s" ;;
     suite)
       # Issue 5's suite with auto, one JSON per type of SUITE_TYPES.

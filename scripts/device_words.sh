@@ -8,7 +8,7 @@ OUT=${OUT:-$PWD/device-out}
 mkdir -p "$OUT"
 O=$(cd "${OLD:?}" && pwd)
 while read -r t e p; do
-  [ -z "$t" ] && continue
+  [ -z "$t" ] || [ "${t:0:1}" = "#" ] && continue  # case lists open with comment lines
   CUDA_VISIBLE_DEVICES=${GPU:-0} LD_LIBRARY_PATH=$O $O/xpose bench --extents "$e" --perm "$p" --dtype "$t" \
     --variants "${VARIANTS:-permute_box}" --reps 5 --warmup 1 --json "$OUT/old-$t-$e-$p.json" > /dev/null 2>&1 || echo "failed: $t $e $p"
 done < "${CASES:?}"

@@ -281,7 +281,7 @@ bool raw_gap(int gap, int run_bytes) {
 // goes to the next tile) where the box holds at least this many bytes per table entry that a block
 // builds before its first tile (box_plan); else a persistent grid (the blocks resident at once, each
 // looping over the tiles grid-stride, the tables built once per block). H200, one block per tile
-// against the persistent grid on 66 suite boxes (one call, `scripts/box_grid_cases.txt`;
+// against the persistent grid on 66 suite boxes (one call, `scripts/cases/box_grid_cases.txt`;
 // docs/performance.md, forty-third session), % of copy:
 // - 1-, 2-, 8- and 16-byte elements: i8 [2768,19,10,3,10,17] 31.6 -> 47.6 (58 B per entry),
 //   [776,12,21,3,8,19,3] 30.5 -> 41.6 (64), [548,108,82,55] 55.0 -> 65.8 (58); f16 [46,201,168,85]

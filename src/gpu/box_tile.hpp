@@ -128,7 +128,7 @@ struct box_params {
   // The tile extents' divisors: the run tables every block builds before its first tile
   // (box_run_of, box_gtab_of) split an index over the box dims with them, a multiply and a shift
   // per dim where `%` and `/` cost an integer division each. H200, 2026-12-04, permute_box by name
-  // on 42 boxes (scripts/box_tables_cases.txt): mean +0.5 points, i8 [1472,6,22,6,10,23] 44.8 ->
+  // on 42 boxes (scripts/cases/box_tables_cases.txt): mean +0.5 points, i8 [1472,6,22,6,10,23] 44.8 ->
   // 47.4, f16 [22,13,14,4,18,20,23] 66.5 -> 70.1; none down by more than 1.3.
   fast_div t_div[kMaxRank];
   std::int64_t tiles = 1;

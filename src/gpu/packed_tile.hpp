@@ -301,7 +301,7 @@ XPOSE_HD inline packed_origin packed_origin_of(const Params& p, std::uint32_t ti
 //
 // Only where that dim has few tiles (kTileFirstMaxTiles): numbering it first puts the tiles that
 // are neighbours in the output that many tile numbers apart. H200, 2026-12-05, same-run A/B of the
-// order on 11 suite cases, two rounds (scripts/tile_order_cases.txt, results/tile-order-ab-2026-12-
+// order on 11 suite cases, two rounds (scripts/cases/tile_order_cases.txt, results/tile-order-ab-2026-12-
 // 05-h200.json), by that dim's tile count: 2-5 tiles gained +0.3 to +5.0 (i8 [29048,22,5,2,7,6]
 // +4.0, f64 [7262,22,5,2,7,6] +3.0, f16 [1384,19,10,3,10,17] +2.2); 6-84 tiles -6.3 to -0.1 (f32
 // [194,12,21,3,8,19,3], 8 tiles, -6.3; f32 [543,20,11,11,17,3], 11, -5.8; f16 [46,201,168,85], 84,

@@ -163,7 +163,7 @@ constexpr narrow_rule kNarrowRules[] = {
      "10000001: 92.6% of copy vs narrow 89.2 before; 48 x 10000000 not: narrow 96.2 vs 95.2; twenty-eighth "
      "session, by name, results/c128-side48-64-byname-2026-12-02.json)"},
     // Below that size, f64 input rows of 16-32 elements (forty-sixth session, H200 2026-12-04, two
-    // rounds within 0.9 points, by name, tiled_skew / auto's kernel; scripts/narrow_f64_rows_cases.txt,
+    // rounds within 0.9 points, by name, tiled_skew / auto's kernel; scripts/cases/narrow_f64_rows_cases.txt,
     // docs/results/narrow-f64-rows-ab-2026-12-04.json): 2000000 x 17 (259 MiB) 96.6 / narrow 82.7,
     // 3944325 x 17 (the suite's [683,11,25,21,17] perm 4,0,1,2,3) 93.3 / permute_box 86.4, 4000001 x 16
     // 92.9 / box 87.1, 5000000 x 24 95.8 / reg_batch 89.2, 3000000 x 48 90.2 / fast_tile 87.5 (1098 MiB,

@@ -78,7 +78,7 @@ constexpr const char* kRunsReason =
 // permute_runs first for 16-byte permutations with a batch of several dims (kTransposeNd) whose runs
 // tile is a full 32 x 32: 512-byte runs both ways, whole 128-byte lines. H200 2026-12-04 (forty-sixth
 // session, one round, `--variants auto,permute_box,permute_runs,permute_packed,...` on the 36 c128
-// suite cases under 91% of copy; scripts/c128_below91_cases.txt, docs/results/c128-below91-ab-2026-12-04.json),
+// suite cases under 91% of copy; scripts/cases/c128_below91_cases.txt, docs/results/c128-below91-ab-2026-12-04.json),
 // % of copy, permute_runs / auto's kernel: the reversals [32,32,32,32,64] 91.9 / fast_tile 86.8,
 // [64,64,128,128] 91.4 / tiled_skew 87.1, [16,16,16,16,16,64] 92.4 / permute_packed 90.2,
 // [4,8,8,8,8,8,16,32] 92.4 / 90.2, [8,8,8,16,16,16,32] 92.1 / 90.3. Every case with a shorter run on
@@ -134,7 +134,7 @@ bool runs_beat_packed(const plan_data& pd) {
 // 600 B 85.9 vs 83.6; [10168,5,24,11,5] 220 B 77.9 vs 88.8, [1393,15,13,13,19] 76 B 61.5 vs 67.1),
 // so those stay with packed.
 // Forty-sixth session (H200 2026-12-04, two rounds within 0.5 points, by name, permute_box /
-// permute_rows; scripts/narrow_f64_rows_cases.txt, docs/results/narrow-f64-rows-ab-2026-12-04.json):
+// permute_rows; scripts/cases/narrow_f64_rows_cases.txt, docs/results/narrow-f64-rows-ab-2026-12-04.json):
 // since raw rows and one block per tile the box wins these rows up to 110 B: f16 [45948,127,23]
 // (46 B) 73.5 / 65.7, [20336,5,24,11,5] (110 B) 78.9 / 71.6, i8 [40672,5,24,11,5] (55 B) 64.9 /
 // 60.6; from 150 B rows still win: i8 [1712,18,58,150] 66.5 / 70.2, f16 [856,18,58,150] (300 B)
@@ -467,7 +467,7 @@ int tiled_skew_height(const plan_data& pd) {
 //
 // Forty-fifth session (H200 2026-12-04, `--variants auto,permute_box` on the 22 c128 suite cases
 // auto ran with permute_packed while permute_box launches one block per tile, forty-third session;
-// scripts/box_lead_cases.txt, docs/results/box-lead-ab-2026-12-04.json): the one-block-per-tile box
+// scripts/cases/box_lead_cases.txt, docs/results/box-lead-ab-2026-12-04.json): the one-block-per-tile box
 // also goes first wherever packed's runs are not both whole 128-byte lines (8 elements). All 15
 // such cases won, by 1.0 to 18.9 points (runs 80/60: [1,24,19,23,24,25,16,5] 72.3 -> 91.2; 21/42:
 // [194,12,21,3,8,19,3] 73.3 -> 81.6; 54/54: [180400,124,3,1] 80.6 -> 89.2; 22/46: [23,201,168,85]
@@ -495,7 +495,7 @@ bool c128_box_beats_packed(const plan_data& pd) {
 // permute_box ahead of tma_tile for batches of 16-byte matrices whose batch dim lies between the
 // matrix dims on both sides (the batch stride under the row stride: [A,N,B] perm 2,1,0 and the like).
 // H200 2026-12-04 (forty-sixth session, two rounds within 0.3 points, % of copy, permute_box /
-// tma_tile; scripts/c128_rules_cases.txt, docs/results/c128-rules-ab-2026-12-04.json): [90,163,56,81]
+// tma_tile; scripts/cases/c128_rules_cases.txt, docs/results/c128-rules-ab-2026-12-04.json): [90,163,56,81]
 // perm 2,3,1,0 (163 x 90x4536) 92.0 / 88.1, [5256,8,14,19,6] perm 2,3,4,1,0 (8 x 5256x1596) 90.3 /
 // 88.7, reversals [512,256,512] 92.0 / 91.2, [1024,64,1024] 92.9 / 88.6, [256,1024,256] 90.4 / 90.3,
 // [2048,16,2048] 93.5 / 87.4. Dense batches keep tma_tile ([16,32,1024,128] perm 0,1,3,2, 512 x
@@ -510,7 +510,7 @@ bool c128_box_beats_tma(const plan_data& pd) {
 // with n <= 64 and rows of an odd number of elements under 2 KiB (not whole 32-byte sectors): the
 // box reads the input in long runs where permute_rows reads 304- and 368-byte rows n rows apart.
 // H200 2026-12-04 (forty-sixth session, two rounds within 0.2 points, input [N, n, R] perm 1,0,2,
-// % of copy, permute_box / permute_rows; scripts/c128_rules_cases.txt,
+// % of copy, permute_box / permute_rows; scripts/cases/c128_rules_cases.txt,
 // docs/results/c128-rules-ab-2026-12-04.json): R = 19: n = 8 / 13 / 16 / 32 / 58 93.0 / 92.7 / 93.6 /
 // 90.8 / 87.3 vs 82.8 / 80.4 / 82.5 / 82.2 / 84.7 (the suite's [1393,15,13,13,19] perm 3,0,1,2,4 is
 // n = 13: 92.5 vs 81.7 in the first round); R = 23: n = 13 / 32 92.5 / 91.6 vs 84.3 / 83.8. Outside
@@ -542,8 +542,8 @@ const gpu::packed_params* packed_of_words(const plan_data& pd, const gpu::packed
 // plain (no swizzle), for 8-byte elements. The ninth session's rule (packed's box of 8 KiB or less,
 // kept in box_beats) predates raw rows, the late output tables and kRawWideBudget; measured again
 // in the fifty-seventh session (H100 2026-12-05, two rounds within 0.9 points, `--variants
-// auto,permute_box`, % of copy, auto's kernel -> box; scripts/runs_box_cases.txt and
-// scripts/f64_box_cases.txt, docs/results/box-runs-ab-2026-12-05-h100.json and
+// auto,permute_box`, % of copy, auto's kernel -> box; scripts/cases/runs_box_cases.txt and
+// scripts/cases/f64_box_cases.txt, docs/results/box-runs-ab-2026-12-05-h100.json and
 // f64-box-packed-ab-2026-12-05-h100.json):
 //   permute_runs, all nine f64 suite cases it ran: [23,201,168,85] perm 3,2,1,0 67.7 -> 78.8,
 //   [543,20,11,11,17,3] 66.9 -> 76.4, [6,7,19,17,3,14,21,5] 69.2 -> 79.8, [194,12,21,3,8,19,3]
@@ -572,7 +572,7 @@ const gpu::packed_params* packed_of_words(const plan_data& pd, const gpu::packed
 // (runs 32/64) 90.1 / 67.4, [8,1024,1024,8] perm 0,2,1,3 (64/64 16-byte words) 89.9 / 88.9,
 // [128561,174,3] perm 0,2,1 (one run of 1566) 90.4 / 78.1; and a plain box outside both, for the
 // record: [11,13,14,4,18,20,23] perm 0,4,5,2,1,6,3 (runs 184/184) 81.1 / 87.6
-// (scripts/f64_box_unmeasured_cases.txt, docs/results/f64-box-unmeasured-ab-2026-12-05.json).
+// (scripts/cases/f64_box_unmeasured_cases.txt, docs/results/f64-box-unmeasured-ab-2026-12-05.json).
 // The ninth session's rule stands first: packed moving single 8-byte elements (not widened words)
 // in a box of at most kSmallPackedBoxBytes8 (kBoxReason4's comment above).
 bool f64_box_beats(const plan_data& pd, std::string_view chosen) {
@@ -593,7 +593,7 @@ bool f64_box_beats(const plan_data& pd, std::string_view chosen) {
 // (no swizzle) and several runs on each side, packed moves words narrower than 16 bytes, and
 // packed's shorter run is under kShortRunBytes. Fitted on the H200 (fifty-eighth
 // session, 2026-12-05, two rounds within 0.9 points, `--variants auto,permute_box` on all 20 f32
-// suite cases that auto runs with permute_packed: scripts/f32_plain_box_cases.txt and
+// suite cases that auto runs with permute_packed: scripts/cases/f32_plain_box_cases.txt and
 // f32_packed_box_cases.txt, docs/results/f32-box-packed-ab-2026-12-05-h200.json), % of copy, packed
 // -> box, packed's word and shorter run:
 //   taken, all won: [379,23,10,12,8,4,2] perm 5,1,3,2,0,4,6 (8 B words, 640 B) 66.5 -> 84.5,
@@ -791,7 +791,7 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // which ran 48 x 10^7 at 96.2% of copy against 95.2, kNarrowRules): the classic tile with its
       // output rows staggered, ahead of fast_tile and narrow. H200 2026-12-04 (forty-fifth session,
       // the c128 suite cases under 90% of copy by name, one round, % of copy, tiled_skew / auto's kernel;
-      // scripts/c128_median_cases.txt, docs/results/c128-median-byname-2026-12-04.json):
+      // scripts/cases/c128_median_cases.txt, docs/results/c128-median-byname-2026-12-04.json):
       //   82 x 14796x55 86.8 / fast_tile 79.6, 3042 x 144x150 (two batch dims) 89.4 / fast_tile 80.2,
       //   64 x 16384x64 97.7 / narrow 81.3, 64 x 64x16384 95.1 / narrow 83.5, 1 x 3944325x17 93.9 /
       //   narrow 86.3, 12017 x 107x52 92.7 / narrow 89.6, 8192 x 64x128 87.0 / fast_tile 85.9 (the
