@@ -7,31 +7,17 @@
 // box-sectors-2026-12-05.cpp is.
 #include <algorithm>
 #include <cstdio>
-#include <iostream>
-#include <sstream>
-#include <string>
 #include <vector>
-#include "gpu/box_tile.hpp"
-#include "plan/problem.hpp"
+#include "box-cases-2026-12-05.hpp"
 using namespace xpose::detail::gpu;
 int main(int argc, char** argv) {
   const int s = std::stoi(argv[1]);
   const double P = std::stod(argv[2]), C = std::stod(argv[3]);
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    std::istringstream is(line);
-    std::string e, p;
-    is >> e >> p;
-    xpose::permute_desc d;
-    d.elem_bytes = s;
-    std::stringstream es(e), ps(p);
-    std::string t;
-    while (std::getline(es, t, ',')) d.extents.push_back(std::stoll(t));
-    while (std::getline(ps, t, ',')) d.perm.push_back(std::stoi(t));
-    box_params bp{};
-    const char* why = "";
-    auto pr = xpose::detail::normalize(xpose::detail::to_problem(d));
-    if (!box_plan(pr, &bp, &why)) continue;
+  std::string e, p;
+  box_params bp;
+  bool planned;
+  while (next_box_case(s, &e, &p, &bp, &planned)) {
+    if (!planned) continue;
     if (!box_store_converged(bp, s, 0)) { printf("%s %s whole\n", e.c_str(), p.c_str()); continue; }
     const int groups = bp.words ? bp.groups : bp.runs_out;
     const box_chunks nc = box_out_chunks(bp, 0);

@@ -10,31 +10,17 @@
 //   build/tools/xpose plan --suite permute --dtype i8 | grep permute_box |
 //     sed -E 's/^\[([0-9,]+)\] perm ([0-9,]+):.*/\1 \2/' | ./sectors 1
 #include <cstdio>
-#include <iostream>
-#include <sstream>
-#include <string>
 #include <unordered_map>
 #include <unordered_set>
-#include "gpu/box_tile.hpp"
-#include "plan/problem.hpp"
+#include "box-cases-2026-12-05.hpp"
 using namespace xpose::detail::gpu;
 int main(int argc, char** argv) {
-  int s = std::stoi(argv[1]);
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    std::istringstream is(line);
-    std::string e, p;
-    is >> e >> p;
-    xpose::permute_desc d;
-    d.elem_bytes = s;
-    std::stringstream es(e), ps(p);
-    std::string t;
-    while (std::getline(es, t, ',')) d.extents.push_back(std::stoll(t));
-    while (std::getline(ps, t, ',')) d.perm.push_back(std::stoi(t));
-    box_params bp{};
-    const char* why = "";
-    auto pr = xpose::detail::normalize(xpose::detail::to_problem(d));
-    if (!box_plan(pr, &bp, &why)) { printf("%s %s none\n", e.c_str(), p.c_str()); continue; }
+  const int s = std::stoi(argv[1]);
+  std::string e, p;
+  box_params bp;
+  bool planned;
+  while (next_box_case(s, &e, &p, &bp, &planned)) {
+    if (!planned) { printf("%s %s none\n", e.c_str(), p.c_str()); continue; }
     const std::int64_t step = bp.tiles > 400 ? bp.tiles / 397 : 1;
     double bytes = 0, rsec = 0, wsec = 0, wpart = 0, rchunks = 0;
     std::int64_t ntiles = 0;
