@@ -6,8 +6,8 @@
 #   xpose_new and test_gpu_new: a candidate build, when there is one.
 # Now (sixty-third session): xpose_head and test_gpu are main at 29cadcc (panels with their span
 # bound; later commits change no kernel or plan), whose GpuRandom.TilePanels has two cases that have
-# not run on a GPU; xpose_new and test_gpu_new are branch cand/box-chunk-pairs at 7e8fb0e (main's
-# code with permute_box's converged stores walking two chunks per item, box_out_pairs), never run.
+# not run on a GPU; xpose_new and test_gpu_new are branch cand/box-chunk-pairs at aac3f06 (main's
+# code with permute_box's converged stores walking two chunks per item, kBoxItemChunks), never run.
 # The suites then A/B it: of the 61 cases of a type, those in scripts/cases/box_pairs_cases.txt (i8 30,
 # f16 27, f32 14, f64 11, c128 none) run the changed code, the rest are the run's noise.
 #   OUT=$OUT scripts/device_tile_order.sh test     # the candidate's whole test_gpu (the baseline's
