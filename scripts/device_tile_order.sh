@@ -1,18 +1,13 @@
 #!/usr/bin/env bash
 # A baseline and a candidate build, same call (written for the tile order and its panels;
 # docs/performance.md "Fifty-ninth session" to "Sixty-first session"). build-dev-next holds xz-packed
-# binaries and libgomp.so.1; carry the ones a call needs (below):
+# binaries and libgomp.so.1; pass carry ["build-dev-next"] (a candidate's two more files and the
+# tracked tree pass the 64 MiB carry limit: then carry only the files a call needs):
 #   xpose_head and test_gpu: the baseline (main), always;
 #   xpose_new and test_gpu_new: a candidate build, when there is one.
 # Now (end of the sixty-third session): xpose_head and test_gpu are main at 29cadcc (panels with
-# their span bound; later commits change no kernel or plan); xpose_new and test_gpu_new are branch
-# cand/box-chunk-pairs at bd802b2 (permute_box's converged stores, two chunks per item one item
-# count apart), not yet on a GPU (its first form, adjacent chunks, lost 7-28 points: docs/
-# performance.md). The suites A/B it: of the 61 cases of a type, those in
-# scripts/cases/box_pairs_cases.txt (i8 30, f16 27, f32 14, f64 11, c128 none) run the changed code,
-# the rest are the run's noise. The four xz files and the tracked tree pass the 64 MiB carry limit:
-# carry the files a call needs (test: xpose_new, test_gpu_new, libgomp; suites and memprofile:
-# xpose_head, xpose_new, libgomp; main alone: xpose_head, libgomp).
+# their span bound; later commits change no kernel or plan); no candidate (the chunk pairs of branch
+# cand/box-chunk-pairs lost on the H100 in both forms: docs/performance.md, sixty-third session).
 #   OUT=$OUT scripts/device_tile_order.sh test     # the candidate's whole test_gpu (the baseline's
 #                                                  # without one), memcheck of the three kernels the
 #                                                  # tile order and panels touch (H100: 269 s)
