@@ -201,7 +201,10 @@ status run_permute_runs(const plan_data& pd, const void* in, void* out, CUstream
 // memory of 44 KiB at most allows 5). Measured against 4 and 6: box_tile.hpp, kBoxLoads.
 inline constexpr int kBoxMinBlocks = 5;
 // The word gather (bytes) holds 16 gathered words and 4 chunks: at 48 registers (5 blocks) it
-// spilled 40-48 bytes of stack; 4 blocks give it 64 (H200, seventeenth session).
+// spilled 40-48 bytes of stack; 4 blocks give it 64 (H200, seventeenth session). 5 blocks, spills
+// and all (44-72 bytes by ptxas -v), measured in the sixty-fourth session: 6 of the i8 suite's 7
+// word boxes 1.4-5.4 points of copy down, one 0.8 up (H100, branch cand/box-words-5blocks,
+// results/box-words-ab-2026-12-06-h100.json).
 inline constexpr int kBoxWordsMinBlocks = 4;
 
 status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {

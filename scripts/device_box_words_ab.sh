@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The sixty-fourth session's A/B of the byte word gather's launch (docs/performance.md): three
+# builds carried xz-packed in build-dev-next (carry the four files one by one; with the tracked tree
+# they stay under the 64 MiB carry limit):
+#   xpose_main  main (fb6890d);
+#   xpose_a     kBoxWordsMinBlocks 4 -> 5 (fast_variants.cu: the word kernels at 48 registers, 5
+#               blocks per SM, 44-72 bytes of spills by ptxas -v);
+#   xpose_b     word boxes planned within 54 KiB instead of 44 (4 blocks per SM either way; the
+#               launcher raises the kernel's dynamic shared-memory limit past 48 KiB).
+# ROUNDS alternating rounds (default 2) of scripts/cases/box_words_cases.txt, auto, by
+# device_ab_cases.sh: $OUT/ab.json and ab.log. SUITE=1 adds main's i8 suite ($OUT/head/suite-i8.json).
+#   OUT=$OUT scripts/device_box_words_ab.sh
+# Then the rule kept from b (xpose_b3 and test_gpu_b3: the wider word box only where it lengthens its
+# shorter run; branch cand/box-words-budget): its whole test_gpu and memcheck of the box tests
+# ($OUT/tests.log), then one round of main against it on the same cases:
+#   OUT=$OUT scripts/device_box_words_ab.sh b3
+set -uo pipefail
+# A short form where little device time is left: the box and permutation tests of test_gpu_b3 and
+# memcheck of the wide word box, no A/B ($OUT/tests-short.log):
+#   OUT=$OUT scripts/device_box_words_ab.sh b3-short
+if [ "${1:-}" = b3-short ]; then
+  cd build-dev-next && for f in test_gpu_b3 libgomp.so.1; do xz -d -T8 -f $f.xz; done; chmod +x test_gpu_b3; cd ..
+  nvidia-smi -L; export LD_LIBRARY_PATH=$PWD/build-dev-next
+  (timeout 170 compute-sanitizer --tool memcheck build-dev-next/test_gpu_b3 --gtest_filter='GpuRandom.PermuteBoxWideWords' 2>&1 |
+    grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" > /tmp/m.log) &
+  timeout 170 build-dev-next/test_gpu_b3 --gtest_filter='GpuRandom.PermuteBox*:GpuRandom.Permutations*:*permute_box*' 2>&1 |
+    grep -E "^\[  (PASSED|FAILED|SKIPPED)  \]|Failure|tests? from .* ran" > $OUT/tests-short.log
+  wait; cat /tmp/m.log >> $OUT/tests-short.log; echo "done after ${SECONDS}s" >> $OUT/tests-short.log; cat $OUT/tests-short.log
+  exit 0
+fi
+if [ "${1:-}" = b3 ]; then
+  cd build-dev-next && for f in xpose_main xpose_b3 test_gpu_b3 libgomp.so.1; do xz -d -T8 -f $f.xz; done
+  chmod +x xpose_* test_gpu_*; mkdir -p b3 && cp xpose_b3 b3/xpose && cp test_gpu_b3 b3/test_gpu && cp libgomp.so.1 b3/
+  cd .. && nvidia-smi -L
+  MEMCHECK='GpuRandom.PermuteBox:GpuRandom.PermuteBoxShiftedWords:GpuRandom.PermuteBoxWideWords' BENCH2D=0 \
+    scripts/device_check.sh build-dev-next/b3 test
+  BIN=build-dev-next BINS="xpose_main xpose_b3" ROUNDS=${ROUNDS:-1} CASES=scripts/cases/box_words_cases.txt \
+    scripts/device_ab_cases.sh | tail -1
+  exit 0
+fi
+cd build-dev-next && for f in xpose_main xpose_a xpose_b libgomp.so.1; do [ -f $f.xz ] && xz -d -T8 -f $f.xz; done
+chmod +x xpose_*; cp xpose_main xpose; cd ..
+nvidia-smi -L
+BIN=build-dev-next BINS="xpose_main xpose_a xpose_b" ROUNDS=${ROUNDS:-2} CASES=scripts/cases/box_words_cases.txt \
+  scripts/device_ab_cases.sh | tail -2
+[ "${SUITE:-0}" = 1 ] && OUT=$OUT/head TYPES=i8 scripts/device_check.sh build-dev-next suite
+echo "words A/B done after ${SECONDS}s"
