@@ -7,6 +7,8 @@
 #               blocks per SM, 44-72 bytes of spills by ptxas -v);
 #   xpose_b     word boxes planned within 54 KiB instead of 44 (4 blocks per SM either way; the
 #               launcher raises the kernel's dynamic shared-memory limit past 48 KiB).
+# (xpose_a and xpose_b have since left build-dev-next: build them again from branch
+# cand/box-words-5blocks and from bc1e2bc, cand/box-words-budget's first commit.)
 # ROUNDS alternating rounds (default 2) of scripts/cases/box_words_cases.txt, auto, by
 # device_ab_cases.sh: $OUT/ab.json and ab.log. SUITE=1 adds main's i8 suite ($OUT/head/suite-i8.json).
 #   OUT=$OUT scripts/device_box_words_ab.sh
