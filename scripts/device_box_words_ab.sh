@@ -23,11 +23,11 @@ set -uo pipefail
 if [ "${1:-}" = b3-short ]; then
   cd build-dev-next && for f in test_gpu_b3 libgomp.so.1; do xz -d -T8 -f $f.xz; done; chmod +x test_gpu_b3; cd ..
   nvidia-smi -L; export LD_LIBRARY_PATH=$PWD/build-dev-next
-  (timeout 170 compute-sanitizer --tool memcheck build-dev-next/test_gpu_b3 --gtest_filter='GpuRandom.PermuteBoxWideWords' 2>&1 |
-    grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" > /tmp/m.log) &
-  timeout 170 build-dev-next/test_gpu_b3 --gtest_filter='GpuRandom.PermuteBox*:GpuRandom.Permutations*:*permute_box*' 2>&1 |
-    grep -E "^\[  (PASSED|FAILED|SKIPPED)  \]|Failure|tests? from .* ran" > $OUT/tests-short.log
-  wait; cat /tmp/m.log >> $OUT/tests-short.log; echo "done after ${SECONDS}s" >> $OUT/tests-short.log; cat $OUT/tests-short.log
+  (timeout ${T:-110} compute-sanitizer --tool memcheck build-dev-next/test_gpu_b3 --gtest_filter='GpuRandom.PermuteBoxWideWords' 2>&1 |
+    grep --line-buffered -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" > $OUT/memcheck-short.log) &
+  timeout ${T:-110} build-dev-next/test_gpu_b3 --gtest_filter='GpuRandom.PermuteBox*:GpuRandom.Permutations*:*permute_box*' 2>&1 |
+    grep --line-buffered -E "^\[  (PASSED|FAILED|SKIPPED)  \]|^\[       OK \]|Failure|tests? from .* ran" > $OUT/tests-short.log
+  wait; cat $OUT/memcheck-short.log >> $OUT/tests-short.log; echo "done after ${SECONDS}s" >> $OUT/tests-short.log; cat $OUT/tests-short.log
   exit 0
 fi
 if [ "${1:-}" = b3 ]; then
