@@ -703,6 +703,8 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
     *reason = "permute_box found no box within its shared-memory budget";
     return false;
   }
+  box_params wide;  // kBoxWordsMaxSmem says when and why
+  if (chosen.words && plan_within(kBoxWordsMaxSmem, &wide) && wide.words) chosen = wide;
   box_params within;  // kRawWideBudget says when and why
   if (chosen.raw && s >= kRawWideMinElem && std::int64_t{chosen.volume} * s > kRawWideBudget &&
       plan_within(kRawWideBudget, &within) && within.raw)
