@@ -703,6 +703,10 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
     *reason = "permute_box found no box within its shared-memory budget";
     return false;
   }
+  box_params wide;  // kBoxWordsMaxSmem says when and why
+  if (chosen.words && plan_within(kBoxWordsMaxSmem, &wide) && wide.words &&
+      std::min(wide.run_in, wide.run_out) > std::min(chosen.run_in, chosen.run_out))
+    chosen = wide;
   box_params within;  // kRawWideBudget says when and why
   if (chosen.raw && s >= kRawWideMinElem && std::int64_t{chosen.volume} * s > kRawWideBudget &&
       plan_within(kRawWideBudget, &within) && within.raw)

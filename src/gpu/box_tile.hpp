@@ -92,6 +92,10 @@ inline constexpr int kBoxThreads = 256;
 // Raw boxes of 4- to 8-byte elements keep within 20 KiB where they can (box_tile.cpp, kRawWideBudget).
 inline constexpr int kBoxLoads = 2;
 inline constexpr int kBoxMaxSmem = 44 * 1024;
+// CANDIDATE: the byte word gather's kernels run 4 blocks per SM (fast_variants.cu kBoxWordsMinBlocks),
+// so its boxes may take a quarter of the SM's shared memory: 228 KiB / 4, less the 1 KiB a block
+// reserves and some room.
+inline constexpr int kBoxWordsMaxSmem = 54 * 1024;
 // Offsets inside a tile are 32-bit: its input window (from the aligned chunk holding the tile's
 // origin, reached through a 64-bit offset) and its output runs' offsets stay below this (box_plan),
 // with room for the chunk past a run's end. The tensor itself may span more (before the forty-first
@@ -202,7 +206,7 @@ XPOSE_HD inline int box_gtab_index(const box_params& p, int j) { return j + (j >
 // 7,6,0,4,3,2,5,1 at 50% of copy: L1 / shared throughput 83% of peak, the busiest unit; 47.8 M shared
 // wavefronts (0.79 per SM cycle), 17.2 M of them table loads; short scoreboard the first stall
 // (docs/performance.md, forty-eighth session).
-static_assert(kBoxMaxSmem <= 65536, "gtab entries are 16-bit");
+static_assert(kBoxMaxSmem <= 65536 && kBoxWordsMaxSmem <= 65536, "gtab entries are 16-bit");
 XPOSE_HD inline std::uint32_t box_gtab_word(std::int32_t entry, std::int32_t next) {
   return static_cast<std::uint32_t>(entry) | static_cast<std::uint32_t>(next) << 16;
 }

@@ -213,6 +213,8 @@ status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_
   return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
     auto launch = [&](auto kernel) -> status {
       // One block per tile, or a persistent grid of the blocks resident at once (box_params::one_shot).
+      if (p->smem_bytes > 48 * 1024)  // the word gather's boxes (kBoxWordsMaxSmem)
+        XPOSE_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, p->smem_bytes), why);
       int per_sm = 0;
       XPOSE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBoxThreads, p->smem_bytes), why);
       const std::int64_t resident = static_cast<std::int64_t>(per_sm > 0 ? per_sm : 1) * pd.device.sm_count;

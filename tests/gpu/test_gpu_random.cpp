@@ -618,6 +618,21 @@ TEST(GpuRandom, PermuteBoxShiftedWords) {
           << fmt::format("{}", fmt::join(d.extents, ",")) << " offset " << off;
 }
 
+// A word box past 48 KiB of shared memory (box_tile.hpp kBoxWordsMaxSmem; the launcher raises the
+// kernel's dynamic shared-memory limit): the i8 suite's [29048,22,5,2,7,6] itself (45 MB), at
+// pointers aligned and not.
+TEST(GpuRandom, PermuteBoxWideWords) {
+  XPOSE_REQUIRE_GPU();
+  const xpose::permute_desc d = xpose::test::pdesc({29048, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 1);
+  xpose::detail::gpu::box_params p;
+  const char* reason = "";
+  ASSERT_TRUE(xpose::detail::gpu::box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
+  ASSERT_TRUE(p.words);
+  ASSERT_GT(p.smem_bytes, 48 * 1024);
+  for (const std::int64_t off : {0, 5})
+    ASSERT_EQ(run_case(d, 1, off, (off * 7) % 16, 4400 + off, off ? "permute_box" : "auto"), "") << "offset " << off;
+}
+
 // Inputs spanning more than 2 GiB (forty-first session: permute_box reaches each tile's input
 // window through a 64-bit offset and keeps 32-bit offsets inside it; it refused such inputs
 // before). An outer dim of 3 strided by about 1 GiB puts a third of the tiles' origins past 2 GiB
