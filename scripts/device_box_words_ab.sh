@@ -30,6 +30,28 @@ if [ "${1:-}" = b3-short ]; then
   wait; cat $OUT/memcheck-short.log >> $OUT/tests-short.log; echo "done after ${SECONDS}s" >> $OUT/tests-short.log; cat $OUT/tests-short.log
   exit 0
 fi
+# Landing form: b3's whole test_gpu and memcheck of the box tests ($OUT/tests.log), then, with the
+# time a call has left (LIMIT seconds, default 590), the permutation suites of TYPES (default i8 f16
+# f32) by xpose_b3, which is main's code once the branch lands ($OUT/suite-T.json); no A/B.
+# Carry xpose_b3.xz, test_gpu_b3.xz (not for the suites alone) and libgomp.so.1.xz.
+#   OUT=$OUT scripts/device_box_words_ab.sh land
+# (It ran on an H100 in 443 s, the sixty-fifth session: tests 230 s, then three suites.) The suites
+# alone, for the H200 (SUITES_ONLY=1; TYPES as above):
+#   OUT=$OUT SUITES_ONLY=1 TYPES="i8 f16 f32" scripts/device_box_words_ab.sh land
+if [ "${1:-}" = land ]; then
+  cd build-dev-next && for f in xpose_b3 test_gpu_b3 libgomp.so.1; do [ -f $f.xz ] && xz -d -T8 -f $f.xz; done
+  mkdir -p b3 && mv xpose_b3 b3/xpose && cp libgomp.so.1 b3/ && { [ -f test_gpu_b3 ] && mv test_gpu_b3 b3/test_gpu; chmod +x b3/*; }
+  cd .. && nvidia-smi -L
+  [ "${SUITES_ONLY:-0}" = 1 ] || MEMCHECK='GpuRandom.PermuteBox:GpuRandom.PermuteBoxShiftedWords:GpuRandom.PermuteBoxWideWords' \
+    BENCH2D=0 scripts/device_check.sh build-dev-next/b3 test
+  for t in ${TYPES:-i8 f16 f32}; do
+    # A suite takes 60-150 s on these cards; start one only where it can finish.
+    [ $SECONDS -gt $(( ${LIMIT:-590} - 150 )) ] && { echo "suite $t skipped: ${SECONDS}s gone"; continue; }
+    TYPES=$t scripts/device_check.sh build-dev-next/b3 suite
+  done
+  echo "land done after ${SECONDS}s"
+  exit 0
+fi
 if [ "${1:-}" = b3 ]; then
   cd build-dev-next && for f in xpose_main xpose_b3 test_gpu_b3 libgomp.so.1; do xz -d -T8 -f $f.xz; done
   chmod +x xpose_* test_gpu_*; mkdir -p b3 && cp xpose_b3 b3/xpose && cp test_gpu_b3 b3/test_gpu && cp libgomp.so.1 b3/

@@ -92,9 +92,14 @@ inline constexpr int kBoxThreads = 256;
 // Raw boxes of 4- to 8-byte elements keep within 20 KiB where they can (box_tile.cpp, kRawWideBudget).
 inline constexpr int kBoxLoads = 2;
 inline constexpr int kBoxMaxSmem = 44 * 1024;
-// CANDIDATE: the byte word gather's kernels run 4 blocks per SM (fast_variants.cu kBoxWordsMinBlocks),
-// so its boxes may take a quarter of the SM's shared memory: 228 KiB / 4, less the 1 KiB a block
-// reserves and some room.
+// The byte word gather's kernels run 4 blocks per SM for their registers (fast_variants.cu
+// kBoxWordsMinBlocks), so its boxes may take a quarter of the SM's shared memory: 228 KiB / 4, less
+// the 1 KiB a block reserves and some room. box_plan takes the wider box only where it lengthens the
+// box's shorter run, which is what the slow boxes pay for: H100, % of copy, 44 -> 54 KiB, i8
+// [29048,22,5,2,7,6] 5,2,4,3,1,0 48.9 -> 61.0 (runs 84 / 359 B -> 252 / 168), [92,201,168,85]
+// 3,2,1,0 55.3 -> 58.4 (85 / 276 -> 170 / 184); where the wider box shortened the shorter run,
+// [2768,19,10,3,10,17] 5,4,1,2,3,0 (170 / 185 -> 340 / 126), it lost 8.3, so that box stays
+// (docs/performance.md, sixty-fourth session; results/box-words-ab-2026-12-06-h100.json).
 inline constexpr int kBoxWordsMaxSmem = 54 * 1024;
 // Offsets inside a tile are 32-bit: its input window (from the aligned chunk holding the tile's
 // origin, reached through a 64-bit offset) and its output runs' offsets stay below this (box_plan),
