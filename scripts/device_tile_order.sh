@@ -5,9 +5,8 @@
 # tracked tree pass the 64 MiB carry limit: then carry only the files a call needs):
 #   xpose_head and test_gpu: the baseline (main), always;
 #   xpose_new and test_gpu_new: a candidate build, when there is one.
-# Now (end of the sixty-third session): xpose_head and test_gpu are main at 29cadcc (panels with
-# their span bound; later commits change no kernel or plan); no candidate (the chunk pairs of branch
-# cand/box-chunk-pairs lost on the H100 in both forms: docs/performance.md, sixty-third session).
+# Now (sixty-fifth session): xpose_head and test_gpu are main at 7d5a10d (the byte word boxes within
+# 54 KiB landed; docs/performance.md, sixty-fifth session); no candidate.
 #   OUT=$OUT scripts/device_tile_order.sh test     # the candidate's whole test_gpu (the baseline's
 #                                                  # without one), memcheck of the three kernels the
 #                                                  # tile order and panels touch (H100: 269 s)
