@@ -12,24 +12,9 @@
 # ROUNDS alternating rounds (default 2) of scripts/cases/box_words_cases.txt, auto, by
 # device_ab_cases.sh: $OUT/ab.json and ab.log. SUITE=1 adds main's i8 suite ($OUT/head/suite-i8.json).
 #   OUT=$OUT scripts/device_box_words_ab.sh
-# Then the rule kept from b (xpose_b3 and test_gpu_b3: the wider word box only where it lengthens its
-# shorter run; branch cand/box-words-budget): its whole test_gpu and memcheck of the box tests
-# ($OUT/tests.log), then one round of main against it on the same cases:
-#   OUT=$OUT scripts/device_box_words_ab.sh b3
+# The rule kept from b landed (sixty-fifth session). The b3 and b3-short forms the sixty-fourth
+# session wrote for its tests never ran; `land` below took their place.
 set -uo pipefail
-# A short form where little device time is left: the box and permutation tests of test_gpu_b3 and
-# memcheck of the wide word box, no A/B ($OUT/tests-short.log):
-#   OUT=$OUT scripts/device_box_words_ab.sh b3-short
-if [ "${1:-}" = b3-short ]; then
-  cd build-dev-next && for f in test_gpu_b3 libgomp.so.1; do xz -d -T8 -f $f.xz; done; chmod +x test_gpu_b3; cd ..
-  nvidia-smi -L; export LD_LIBRARY_PATH=$PWD/build-dev-next
-  (timeout ${T:-110} compute-sanitizer --tool memcheck build-dev-next/test_gpu_b3 --gtest_filter='GpuRandom.PermuteBoxWideWords' 2>&1 |
-    grep --line-buffered -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" > $OUT/memcheck-short.log) &
-  timeout ${T:-110} build-dev-next/test_gpu_b3 --gtest_filter='GpuRandom.PermuteBox*:GpuRandom.Permutations*:*permute_box*' 2>&1 |
-    grep --line-buffered -E "^\[  (PASSED|FAILED|SKIPPED)  \]|^\[       OK \]|Failure|tests? from .* ran" > $OUT/tests-short.log
-  wait; cat $OUT/memcheck-short.log >> $OUT/tests-short.log; echo "done after ${SECONDS}s" >> $OUT/tests-short.log; cat $OUT/tests-short.log
-  exit 0
-fi
 # Landing form: b3's whole test_gpu and memcheck of the box tests ($OUT/tests.log), then, with the
 # time a call has left (LIMIT seconds, default 590), the permutation suites of TYPES (default i8 f16
 # f32) by xpose_b3, which is main's code once the branch lands ($OUT/suite-T.json); no A/B.
@@ -50,16 +35,6 @@ if [ "${1:-}" = land ]; then
     TYPES=$t scripts/device_check.sh build-dev-next/b3 suite
   done
   echo "land done after ${SECONDS}s"
-  exit 0
-fi
-if [ "${1:-}" = b3 ]; then
-  cd build-dev-next && for f in xpose_main xpose_b3 test_gpu_b3 libgomp.so.1; do xz -d -T8 -f $f.xz; done
-  chmod +x xpose_* test_gpu_*; mkdir -p b3 && cp xpose_b3 b3/xpose && cp test_gpu_b3 b3/test_gpu && cp libgomp.so.1 b3/
-  cd .. && nvidia-smi -L
-  MEMCHECK='GpuRandom.PermuteBox:GpuRandom.PermuteBoxShiftedWords:GpuRandom.PermuteBoxWideWords' BENCH2D=0 \
-    scripts/device_check.sh build-dev-next/b3 test
-  BIN=build-dev-next BINS="xpose_main xpose_b3" ROUNDS=${ROUNDS:-1} CASES=scripts/cases/box_words_cases.txt \
-    scripts/device_ab_cases.sh | tail -1
   exit 0
 fi
 cd build-dev-next && for f in xpose_main xpose_a xpose_b libgomp.so.1; do [ -f $f.xz ] && xz -d -T8 -f $f.xz; done

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A baseline and a candidate build, same call (written for the tile order and its panels;
 # docs/performance.md "Fifty-ninth session" to "Sixty-first session"). build-dev-next holds xz-packed
-# binaries and libgomp.so.1; pass carry ["build-dev-next"] (a candidate's two more files and the
-# tracked tree pass the 64 MiB carry limit: then carry only the files a call needs):
+# binaries and libgomp.so.1; carry only the files a call needs (the folder and the tracked tree pass
+# the 64 MiB carry limit): xpose_head.xz, test_gpu.xz and libgomp.so.1.xz without a candidate:
 #   xpose_head and test_gpu: the baseline (main), always;
 #   xpose_new and test_gpu_new: a candidate build, when there is one.
 # Now (sixty-fifth session): xpose_head and test_gpu are main at 7d5a10d (the byte word boxes within
