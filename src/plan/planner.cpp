@@ -621,6 +621,53 @@ bool f32_box_beats_packed(const plan_data& pd, const gpu::packed_params& packed)
   return gpu::box_plan(pd.prob, &box, &reason) && box.swizzle == gpu::kBoxPlain && box.runs_in > 1 && box.runs_out > 1;
 }
 
+// permute_box against permute_runs for 4-byte elements, by the runs tile's shorter run: kernels by
+// name on the H200, the same machine in one session (sixty-sixth session, 2026-12-06, one to three
+// rounds within 1.0 point; scripts/cases/runs_box_66_cases.txt, docs/results/runs-box-ab-2026-12-06-h200.json),
+// all 21 f32 suite cases that both plan and auto ran below 80% of copy with box, runs or packed,
+// % of copy, box / runs (the runs tile's shorter run):
+//   shorter than kF32RunsMinRunBytes, the box won all eight, by 10-56 points: [3623,7,2,21,21,3]
+//   perm 2,0,4,1,5,3 64.3 / 50.7 (84 B: the only one auto ran with runs, the f32 suite's minimum;
+//   the box's output runs span two dims, 252 B), [22,12,5,21,6,20,20] 72.3 / 43.6 (48 B),
+//   [11,13,14,4,18,20,23] 82.2 / 26.4 (16 B), ... (f32_box_beats_runs);
+//   swizzled boxes (granules or words) from kF32RunsMinRunBytes up, runs won all four, by 6.7-19.9:
+//   [692,19,10,3,10,17] 59.9 / 67.2 (136 B), [7262,22,5,2,7,6] 58.4 / 65.1 (168 B), and the two
+//   auto already ran with runs, [23,201,168,85] 46.8 / 66.3 (116 B), [543,20,11,11,17,3] 46.5 / 66.4
+//   (204 B); level at 100 B ([93,25,19,14,18,6] 68.7 / 68.0) (f32_runs_beat_box);
+//   plain boxes from 100 B: neither side every time (box by 1.0-9.5 on [817,8,6,18,19,5],
+//   [9,12,16,22,10,23,7], [2064,25,20,13,5]; runs by 1.9 and 4.1 on [194,12,21,3,8,19,3],
+//   [21,25,14,19,19,25]; level on [6,7,19,17,3,14,21,5]): auto keeps the kernel it ran.
+// The H100 was not measured; the fifty-seventh session's H100 A/B had runs ahead on seven of nine
+// runs cases, all of runs of 100 B and more.
+constexpr int kF32RunsMinRunBytes = 100;
+
+// The runs tile's shorter run in bytes, 0 where permute_runs plans nothing.
+int runs_short_bytes(const plan_data& pd) {
+  gpu::runs_params runs;
+  const char* reason = "";
+  if (!gpu::runs_plan(pd.prob, &runs, &reason)) return 0;
+  return std::min(runs.A, runs.B) * pd.prob.elem_bytes;
+}
+
+// permute_box ahead of permute_runs (4 bytes) where the runs tile has a run under kF32RunsMinRunBytes.
+bool f32_box_beats_runs(const plan_data& pd) {
+  const int r = runs_short_bytes(pd);
+  return pd.prob.elem_bytes == 4 && r > 0 && r < kF32RunsMinRunBytes;
+}
+
+// permute_runs instead of the box auto would run (4 bytes) where the box's rows are swizzled and the
+// runs tile's runs are kF32RunsMinRunBytes or longer.
+bool f32_runs_beat_box(const plan_data& pd) {
+  if (pd.prob.elem_bytes != 4 || runs_short_bytes(pd) < kF32RunsMinRunBytes) return false;
+  gpu::box_params box;
+  const char* reason = "";
+  return gpu::box_plan(pd.prob, &box, &reason) && box.swizzle != gpu::kBoxPlain;
+}
+
+constexpr const char* kRunsOverBoxReason =
+    "4-byte permutation whose box rows would be swizzled, runs tile with runs of 100 B and more: A x B transposes of "
+    "runs (H200 [692,19,10,3,10,17]: 67.2% of copy vs permute_box 59.9%)";
+
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
 // may still refuse the problem; auto then runs `chosen`).
 bool box_beats(const plan_data& pd, std::string_view chosen) {
@@ -654,6 +701,7 @@ bool box_beats(const plan_data& pd, std::string_view chosen) {
     if (gpu::rows_word_bytes(pd.prob) != s) return false;  // packed moves widened words
     return std::min(packed.vin, packed.vout) * s < 16;      // 4 bytes (8: f64_box_beats)
   }
+  if (s == 4 && chosen == "permute_runs") return f32_box_beats_runs(pd);
   if (s > 2) return false;
   // Batches only: the rules' cases are batches, single small matrices were not measured.
   if (chosen == "skew_tile" && pd.has_matrix && pd.mat.batch > 1) return skew_fill(pd) < kSkewLowFill;
@@ -1092,7 +1140,11 @@ status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_ma
         first = false;
         plan_data box;
         if (!c.beat_box && box_beats(pd, c.variant) && configured({"permute_box", box_reason(pd)}, &box)) {
-          accepted.push_back(std::move(box));
+          plan_data runs;  // (permute_runs, too, runs on any element-aligned pointer)
+          if (f32_runs_beat_box(pd) && configured({"permute_runs", kRunsOverBoxReason}, &runs))
+            accepted.push_back(std::move(runs));
+          else
+            accepted.push_back(std::move(box));
           break;
         }
       }
