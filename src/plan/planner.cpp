@@ -630,15 +630,19 @@ bool f32_box_beats_packed(const plan_data& pd, const gpu::packed_params& packed)
 //   perm 2,0,4,1,5,3 64.3 / 50.7 (84 B: the only one auto ran with runs, the f32 suite's minimum;
 //   the box's output runs span two dims, 252 B), [22,12,5,21,6,20,20] 72.3 / 43.6 (48 B),
 //   [11,13,14,4,18,20,23] 82.2 / 26.4 (16 B), ... (f32_box_beats_runs);
-//   swizzled boxes (granules or words) from kF32RunsMinRunBytes up, runs won all four, by 6.7-19.9:
+//   swizzled boxes (granules or words) past kF32RunsMinRunBytes, runs won all four, by 6.7-19.9:
 //   [692,19,10,3,10,17] 59.9 / 67.2 (136 B), [7262,22,5,2,7,6] 58.4 / 65.1 (168 B), and the two
 //   auto already ran with runs, [23,201,168,85] 46.8 / 66.3 (116 B), [543,20,11,11,17,3] 46.5 / 66.4
-//   (204 B); level at 100 B ([93,25,19,14,18,6] 68.7 / 68.0) (f32_runs_beat_box);
+//   (204 B) (f32_runs_beat_box); at 100 B the box, [93,25,19,14,18,6] 68.7 / 68.0 and
+//   [621,25,18,6,10,4] 71.9 / 67.3;
 //   plain boxes from 100 B: neither side every time (box by 1.0-9.5 on [817,8,6,18,19,5],
-//   [9,12,16,22,10,23,7], [2064,25,20,13,5]; runs by 1.9 and 4.1 on [194,12,21,3,8,19,3],
-//   [21,25,14,19,19,25]; level on [6,7,19,17,3,14,21,5]): auto keeps the kernel it ran.
-// The H100 was not measured; the fifty-seventh session's H100 A/B had runs ahead on seven of nine
-// runs cases, all of runs of 100 B and more.
+//   [9,12,16,22,10,23,7], [2064,25,20,13,5], [66,12,6,2,15,18,13,2]; runs by 1.9 and 4.1 on
+//   [194,12,21,3,8,19,3], [21,25,14,19,19,25] (100 B); level on [6,7,19,17,3,14,21,5]): auto keeps
+//   the kernel it ran.
+// Fitted for the H200, the machine. The H100 disagrees (fifty-seventh session, box-runs-ab-
+// 2026-12-05-h100.json, auto = runs / box): [3623,7,2,21,21,3] 69.7 / 61.7, [9,12,16,22,10,23,7]
+// 83.3 / 79.3. The runs tile moves the same GB/s on both cards there (2.04 and 2.07 TB/s on
+// [3623,...]), the box gains with the H200's memory (1.80 -> 2.62 TB/s): runs is held by the SMs.
 constexpr int kF32RunsMinRunBytes = 100;
 
 // The runs tile's shorter run in bytes, 0 where permute_runs plans nothing.
@@ -656,16 +660,16 @@ bool f32_box_beats_runs(const plan_data& pd) {
 }
 
 // permute_runs instead of the box auto would run (4 bytes) where the box's rows are swizzled and the
-// runs tile's runs are kF32RunsMinRunBytes or longer.
+// runs tile's runs are longer than kF32RunsMinRunBytes.
 bool f32_runs_beat_box(const plan_data& pd) {
-  if (pd.prob.elem_bytes != 4 || runs_short_bytes(pd) < kF32RunsMinRunBytes) return false;
+  if (pd.prob.elem_bytes != 4 || runs_short_bytes(pd) <= kF32RunsMinRunBytes) return false;
   gpu::box_params box;
   const char* reason = "";
   return gpu::box_plan(pd.prob, &box, &reason) && box.swizzle != gpu::kBoxPlain;
 }
 
 constexpr const char* kRunsOverBoxReason =
-    "4-byte permutation whose box rows would be swizzled, runs tile with runs of 100 B and more: A x B transposes of "
+    "4-byte permutation whose box rows would be swizzled, runs tile with runs over 100 B: A x B transposes of "
     "runs (H200 [692,19,10,3,10,17]: 67.2% of copy vs permute_box 59.9%)";
 
 // Whether permute_box goes ahead of `chosen`, the kernel auto would run (permute_box's own plan
