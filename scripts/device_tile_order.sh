@@ -5,8 +5,8 @@
 # the 64 MiB carry limit): xpose_head.xz, test_gpu.xz and libgomp.so.1.xz without a candidate:
 #   xpose_head and test_gpu: the baseline (main), always;
 #   xpose_new and test_gpu_new: a candidate build, when there is one.
-# Now (sixty-fifth session): xpose_head and test_gpu are main at 7d5a10d (the byte word boxes within
-# 54 KiB landed; docs/performance.md, sixty-fifth session); no candidate.
+# Now (sixty-sixth session): xpose_head and test_gpu are main at 48d171e (the f32 box / runs rule;
+# docs/performance.md, sixty-sixth session); no candidate.
 #   OUT=$OUT scripts/device_tile_order.sh test     # the candidate's whole test_gpu (the baseline's
 #                                                  # without one), memcheck of the three kernels the
 #                                                  # tile order and panels touch (H100: 269 s)
