@@ -622,8 +622,9 @@ bool f32_box_beats_packed(const plan_data& pd, const gpu::packed_params& packed)
 }
 
 // permute_box against permute_runs for 4-byte elements, by the runs tile's shorter run: kernels by
-// name on the H200, the same machine in one session (sixty-sixth session, 2026-12-06, one to three
-// rounds within 1.0 point; scripts/cases/runs_box_66_cases.txt, docs/results/runs-box-ab-2026-12-06-h200.json),
+// name on an H200 (sixty-sixth session, 2026-12-06; every case once, 8 twice, within 1.0 point;
+// another H200 the same day ran 10 of the cases within 0.9; scripts/cases/runs_box_66_cases.txt,
+// docs/results/runs-box-ab-2026-12-06-h200.json and worst-byname-2026-12-06-h200.json),
 // all 21 f32 suite cases that both plan and auto ran below 80% of copy with box, runs or packed,
 // % of copy, box / runs (the runs tile's shorter run):
 //   shorter than kF32RunsMinRunBytes, the box won all eight, by 10-56 points: [3623,7,2,21,21,3]

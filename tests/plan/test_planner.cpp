@@ -643,13 +643,14 @@ TEST_F(GpuPlanner, BoxWhereItWon) {
       {{428, 18, 58, 150}, {2, 0, 1, 3}, 4, "permute_packed"},                    // 2400 B runs: 83.8 vs 71.8
       {{6, 18, 22, 13, 3, 14, 2, 24}, {7, 1, 4, 6, 3, 2, 0, 5}, 4, "permute_packed"},  // swizzled: 79.0 vs 70.9
       // 4 bytes (sixty-sixth session, f32_box_beats_runs and f32_runs_beat_box): the box ahead of
-      // runs where the runs tile has a run under 100 B, runs ahead of a swizzled box from 100 B
+      // runs where the runs tile has a run under 100 B, runs ahead of a swizzled box past 100 B
       // (H200, by name, % of copy, box vs runs).
       {{3623, 7, 2, 21, 21, 3}, {2, 0, 4, 1, 5, 3}, 4, "permute_box"},    // runs of 84 B: 64.3 vs 50.7
       {{692, 19, 10, 3, 10, 17}, {5, 4, 1, 2, 3, 0}, 4, "permute_runs"},  // words swizzled, 136 B: 59.9 vs 67.2
       {{7262, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 4, "permute_runs"},    // granules, 168 B: 58.4 vs 65.1
       {{194, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 4, "permute_runs"},  // plain box, 228 B: kept
       {{22, 12, 5, 21, 6, 20, 20}, {5, 2, 4, 0, 3, 6, 1}, 4, "permute_box"},  // plain, runs of 48 B: kept
+      {{93, 25, 19, 14, 18, 6}, {2, 3, 4, 0, 5, 1}, 4, "permute_box"},        // granules, 100 B: 68.7 vs 68.0
       // 1 and 2 bytes (eleventh session): packed moving widened 2- or 4-byte words one at a time,
       // packed vectors across two output dims over short runs, skew_tile tiles under 40% full.
       {{1516, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, 1, "permute_box"},      // packed: 2 B words
