@@ -95,16 +95,23 @@ bool c128_runs_full_tiles(const plan_data& pd) {
   return runs.A * s == kFullRunBytes && runs.B * s == kFullRunBytes;
 }
 
+// The runs tile's shorter run in bytes, 0 where permute_runs plans nothing.
+int runs_short_bytes(const plan_data& pd) {
+  gpu::runs_params runs;
+  const char* reason = "";
+  if (!gpu::runs_plan(pd.prob, &runs, &reason)) return 0;
+  return std::min(runs.A, runs.B) * pd.prob.elem_bytes;
+}
+
 bool runs_beat_packed(const plan_data& pd) {
   constexpr int kMinRunBytes = 64, kPackedLongRunBytes = 384;
   const int s = pd.prob.elem_bytes;
   if (s > 8) return false;
   gpu::packed_params packed;
-  gpu::runs_params runs;
   const char* reason = "";
-  if (!gpu::packed_plan(pd.prob, true, &packed, &reason) || !gpu::runs_plan(pd.prob, &runs, &reason)) return false;
+  if (!gpu::packed_plan(pd.prob, true, &packed, &reason)) return false;
   return packed.vin == 1 && std::min(packed.run_in, packed.run_out) * s < kPackedLongRunBytes &&
-         std::min(runs.A, runs.B) * s >= kMinRunBytes;
+         runs_short_bytes(pd) >= kMinRunBytes;
 }
 
 // permute_rows for row copies (the fastest dim shared) of long rows, of whole 16-byte rows from
@@ -645,14 +652,6 @@ bool f32_box_beats_packed(const plan_data& pd, const gpu::packed_params& packed)
 // 83.3 / 79.3. The runs tile moves the same GB/s on both cards there (2.04 and 2.07 TB/s on
 // [3623,...]), the box gains with the H200's memory (1.80 -> 2.62 TB/s): runs is held by the SMs.
 constexpr int kF32RunsMinRunBytes = 100;
-
-// The runs tile's shorter run in bytes, 0 where permute_runs plans nothing.
-int runs_short_bytes(const plan_data& pd) {
-  gpu::runs_params runs;
-  const char* reason = "";
-  if (!gpu::runs_plan(pd.prob, &runs, &reason)) return 0;
-  return std::min(runs.A, runs.B) * pd.prob.elem_bytes;
-}
 
 // permute_box ahead of permute_runs (4 bytes) where the runs tile has a run under kF32RunsMinRunBytes.
 bool f32_box_beats_runs(const plan_data& pd) {
