@@ -198,7 +198,12 @@ status run_permute_runs(const plan_data& pd, const void* in, void* out, CUstream
 }
 
 // permute_box: 5 blocks of 256 threads per SM (48 registers with kBoxLoads = 2, no spills; shared
-// memory of 44 KiB at most allows 5). Measured against 4 and 6: box_tile.hpp, kBoxLoads.
+// memory of 44 KiB at most allows 5). Measured against 4 and 6: box_tile.hpp, kBoxLoads. For 4- to
+// 16-byte elements, whose raw boxes of at most 20 KiB would let more blocks in, 6 blocks (40
+// registers, no spills) and 8 (32 registers, 32-76 bytes spilled) measured against 5 on 18 suite
+// boxes by name: 6 level on f64 and c128 (-1.6 to +1.6 but one +4.7) and down 2.2-11.8 on f32, 8
+// down 1.2-30.1 everywhere (H100, sixty-seventh session, results/box-blocks-ab-2026-12-06-h100.json;
+// branch cand/box-wide-blocks). The wide boxes do not wait for want of warps.
 inline constexpr int kBoxMinBlocks = 5;
 // The word gather (bytes) holds 16 gathered words and 4 chunks: at 48 registers (5 blocks) it
 // spilled 40-48 bytes of stack; 4 blocks give it 64 (H200, seventeenth session). 5 blocks, spills
