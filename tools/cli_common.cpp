@@ -1,5 +1,6 @@
 #include "cli_common.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -81,9 +82,16 @@ bool parse_block(std::string_view text, int* bx, int* by, std::string* why) {
   return true;
 }
 
+// Unlike the name lists, an integer list takes no empty item: "5,,5" is a missing extent, not [5,5].
 bool parse_int_list(std::string_view text, std::vector<std::int64_t>* out, std::string* why) {
   out->clear();
-  for (const auto& item : split_list(text)) {
+  const std::size_t commas = static_cast<std::size_t>(std::count(text.begin(), text.end(), ','));
+  const auto items = split_list(text);
+  if (!items.empty() && items.size() != commas + 1) {
+    *why = fmt::format("'{}' has an empty item", text);
+    return false;
+  }
+  for (const auto& item : items) {
     std::int64_t v;
     if (!parse_i64(item, &v)) {
       *why = fmt::format("'{}' in '{}' is not an integer", item, text);

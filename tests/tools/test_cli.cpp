@@ -49,6 +49,10 @@ TEST(Cli, BadBenchInputIsOneClearLine) {
   expect_one_line_error({"bench", "--device", "tpu"}, "device");
   expect_one_line_error({"bench", "--device", "cpu", "--extents", "2,3", "--perm", "0,0"}, "more than once");
   expect_one_line_error({"bench", "--device", "cpu", "--extents", "2,3,4", "--perm", "0,1"}, "rank");
+  expect_one_line_error({"bench", "--device", "cpu", "--extents", "5,,5", "--perm", "1,0"}, "empty item");
+  expect_one_line_error({"bench", "--device", "cpu", "--extents", "5,5,", "--perm", "1,0"}, "empty item");
+  expect_one_line_error({"bench", "--device", "cpu", "--extents", "5,5", "--perm", ",1,0"}, "empty item");
+  expect_one_line_error({"plan", "--device", "cpu", "--extents", "5,,5", "--perm", "1,0"}, "empty item");
   expect_one_line_error({"bench", "--frobnicate"}, "frobnicate");
   expect_one_line_error({"bench", "--device", "cpu", "--baseline", "mkl"}, "mkl");
   expect_one_line_error({}, "subcommand");
