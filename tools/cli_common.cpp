@@ -1,7 +1,10 @@
 #include "cli_common.hpp"
 
+#include <unistd.h>  // access
+
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -101,6 +104,45 @@ bool parse_int_list(std::string_view text, std::vector<std::int64_t>* out, std::
   }
   if (out->empty()) {
     *why = fmt::format("'{}' is an empty list", text);
+    return false;
+  }
+  return true;
+}
+
+bool parse_extents_perm(std::string_view extents, std::string_view perm, std::vector<std::int64_t>* ext,
+                        std::vector<std::int64_t>* perm_out, std::string* why) {
+  if (extents.empty() != perm.empty()) {
+    *why = extents.empty() ? "--perm needs --extents (the input's extents a,b,c)"
+                           : "--extents needs --perm (output dim k = input dim perm[k])";
+    return false;
+  }
+  if (!parse_int_list(extents, ext, why)) {
+    *why = "--extents: " + *why;
+    return false;
+  }
+  if (!parse_int_list(perm, perm_out, why)) {
+    *why = "--perm: " + *why;
+    return false;
+  }
+  return true;
+}
+
+bool output_path_writable(const std::string& path, std::string* why) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path p(path);
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec)) {
+    *why = fmt::format("cannot write {}: {} is not a folder", path, dir.string());
+    return false;
+  }
+  if (fs::is_directory(p, ec)) {
+    *why = fmt::format("cannot write {}: it is a folder", path);
+    return false;
+  }
+  const bool exists = fs::exists(p, ec);
+  if (::access(exists ? path.c_str() : dir.c_str(), W_OK) != 0) {
+    *why = fmt::format("cannot write {}: {} is not writable", path, exists ? path : dir.string());
     return false;
   }
   return true;

@@ -33,5 +33,12 @@ cpu_tuning parse_cpu_tuning(std::string_view text);
 bool parse_int_list(std::string_view text, std::vector<std::int64_t>* out, std::string* why);
 // Splits "a,b,c" into trimmed, non-empty items.
 std::vector<std::string> split_list(std::string_view text);
+// --extents and --perm together: both lists parsed (parse_int_list), or why not, including where
+// only one of them was given.
+bool parse_extents_perm(std::string_view extents, std::string_view perm, std::vector<std::int64_t>* ext,
+                        std::vector<std::int64_t>* perm_out, std::string* why);
+// Whether a file can be written at `path` (its folder exists and takes files, and the file, if it
+// exists, is writable), checked before a long run instead of after it.
+bool output_path_writable(const std::string& path, std::string* why);
 
 }  // namespace xpose::cli

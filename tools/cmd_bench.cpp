@@ -120,8 +120,10 @@ int run_bench(const bench_args& a, context& ctx) {
   if (a.baseline == "cublas" && where != backend::kGpu) return fail_line(ctx, "--baseline cublas needs the GPU");
 
   std::vector<group> groups;
+  for (const std::string* file : {&a.json_file, &a.csv_file})
+    if (!file->empty() && !output_path_writable(*file, &why)) return fail_line(ctx, why);
   const bool custom = !a.variants.empty() || !a.shapes.empty() || !a.dtypes.empty() || !a.extents.empty() ||
-                      !a.suite.empty() || a.batch != 1 || !a.block.empty() || a.ld_in || a.ld_out || a.offset;
+                      !a.perm.empty() || !a.suite.empty() || a.batch != 1 || !a.block.empty() || a.ld_in || a.ld_out || a.offset;
   if (a.offset && where != backend::kGpu) return fail_line(ctx, "--offset applies to the GPU bench only");
   if (!custom) {
     groups = where == backend::kGpu ? seed_experiments() : cpu_experiments();
@@ -163,8 +165,7 @@ int run_bench(const bench_args& a, context& ctx) {
     }
     if (!a.extents.empty() || !a.perm.empty()) {
       std::vector<std::int64_t> ext, perm64;
-      if (!parse_int_list(a.extents, &ext, &why)) return fail_line(ctx, "--extents: " + why);
-      if (!parse_int_list(a.perm, &perm64, &why)) return fail_line(ctx, "--perm: " + why);
+      if (!parse_extents_perm(a.extents, a.perm, &ext, &perm64, &why)) return fail_line(ctx, why);
       std::vector<int> perm;
       for (auto p : perm64) {
         if (p < -1000 || p > 1000) return fail_line(ctx, fmt::format("--perm entry {} is out of range", p));
@@ -172,7 +173,7 @@ int run_bench(const bench_args& a, context& ctx) {
       }
       for (const auto& t : ts) groups.push_back({permute_problem(ext, perm, t), vs});
     }
-    if (!a.shapes.empty() || (a.extents.empty() && a.suite.empty())) {
+    if (!a.shapes.empty() || (a.extents.empty() && a.perm.empty() && a.suite.empty())) {
       for (const auto& s : split_list(a.shapes.empty() ? "4096x4096" : a.shapes)) {
         shape2 sh;
         if (!parse_shape(s, &sh, &why)) return fail_line(ctx, why);

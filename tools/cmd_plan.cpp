@@ -81,8 +81,7 @@ int run_plan(const plan_args& a, context& ctx) {
   }
   if (!a.extents.empty() || !a.perm.empty()) {
     std::vector<std::int64_t> ext, perm64;
-    if (!parse_int_list(a.extents, &ext, &why)) return fail_line(ctx, "--extents: " + why);
-    if (!parse_int_list(a.perm, &perm64, &why)) return fail_line(ctx, "--perm: " + why);
+    if (!parse_extents_perm(a.extents, a.perm, &ext, &perm64, &why)) return fail_line(ctx, why);
     permute_desc d{.extents = ext, .perm = {}, .elem_bytes = t->bytes};
     for (auto v : perm64) d.perm.push_back(static_cast<int>(std::clamp<std::int64_t>(v, -1, 1 << 20)));
     return print_plan(d, o, "", &said, ctx);

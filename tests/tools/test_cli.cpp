@@ -53,6 +53,13 @@ TEST(Cli, BadBenchInputIsOneClearLine) {
   expect_one_line_error({"bench", "--device", "cpu", "--extents", "5,5,", "--perm", "1,0"}, "empty item");
   expect_one_line_error({"bench", "--device", "cpu", "--extents", "5,5", "--perm", ",1,0"}, "empty item");
   expect_one_line_error({"plan", "--device", "cpu", "--extents", "5,,5", "--perm", "1,0"}, "empty item");
+  expect_one_line_error({"bench", "--device", "cpu", "--perm", "1,0"}, "--perm needs --extents");
+  expect_one_line_error({"bench", "--device", "cpu", "--extents", "4,4"}, "--extents needs --perm");
+  expect_one_line_error({"plan", "--device", "cpu", "--perm", "1,0"}, "--perm needs --extents");
+  expect_one_line_error({"bench", "--device", "cpu", "--shapes", "4x4", "--json", "/nonexistent-xpose-dir/r.json"},
+                        "is not a folder");
+  expect_one_line_error({"bench", "--device", "cpu", "--shapes", "4x4", "--csv", "/nonexistent-xpose-dir/r.csv"},
+                        "is not a folder");
   expect_one_line_error({"bench", "--frobnicate"}, "frobnicate");
   expect_one_line_error({"bench", "--device", "cpu", "--baseline", "mkl"}, "mkl");
   expect_one_line_error({}, "subcommand");
