@@ -120,6 +120,11 @@ int run_bench(const bench_args& a, context& ctx) {
   if (a.baseline == "cublas" && where != backend::kGpu) return fail_line(ctx, "--baseline cublas needs the GPU");
 
   std::vector<group> groups;
+  // The matrix options shape --shapes' transposes only; without a shape they would be dropped.
+  const bool matrix_opts = a.batch != 1 || a.ld_in || a.ld_out || a.offset;
+  if (matrix_opts && a.shapes.empty() && (!a.extents.empty() || !a.perm.empty() || !a.suite.empty()))
+    return fail_line(ctx, "--batch, --ld-in, --ld-out and --offset apply to --shapes transposes, not to --extents/--perm "
+                          "or --suite permutations");
   for (const std::string* file : {&a.json_file, &a.csv_file})
     if (!file->empty() && !output_path_writable(*file, &why)) return fail_line(ctx, why);
   const bool custom = !a.variants.empty() || !a.shapes.empty() || !a.dtypes.empty() || !a.extents.empty() ||

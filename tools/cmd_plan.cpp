@@ -69,8 +69,9 @@ int run_plan(const plan_args& a, context& ctx) {
   if (!a.suite.empty()) {
     // One line per case: "[extents] perm p: <plan>"; every case is planned even after one fails.
     if (a.suite != "permute") return fail_line(ctx, fmt::format("unknown suite '{}' (known: permute)", a.suite));
-    if (!a.shape.empty() || !a.extents.empty() || !a.perm.empty())
-      return fail_line(ctx, "--suite plans its own problems: give it without --shape, --extents or --perm");
+    if (!a.shape.empty() || !a.extents.empty() || !a.perm.empty() || a.batch != 1 || a.ld_in || a.ld_out)
+      return fail_line(ctx, "--suite plans its own problems: give it without --shape, --extents, --perm, --batch, --ld-in "
+                            "or --ld-out");
     int code = 0;
     for (const auto& c : permute_suite_cases(t->bytes, a.seed)) {
       const permute_desc d{.extents = c.extents, .perm = c.perm, .elem_bytes = t->bytes};
@@ -80,6 +81,9 @@ int run_plan(const plan_args& a, context& ctx) {
     return code;
   }
   if (!a.extents.empty() || !a.perm.empty()) {
+    if (!a.shape.empty()) return fail_line(ctx, "give --shape or --extents/--perm, not both");
+    if (a.batch != 1 || a.ld_in || a.ld_out)
+      return fail_line(ctx, "--batch, --ld-in and --ld-out apply to --shape transposes, not to --extents/--perm");
     std::vector<std::int64_t> ext, perm64;
     if (!parse_extents_perm(a.extents, a.perm, &ext, &perm64, &why)) return fail_line(ctx, why);
     permute_desc d{.extents = ext, .perm = {}, .elem_bytes = t->bytes};

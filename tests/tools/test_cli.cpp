@@ -56,6 +56,12 @@ TEST(Cli, BadBenchInputIsOneClearLine) {
   expect_one_line_error({"bench", "--device", "cpu", "--perm", "1,0"}, "--perm needs --extents");
   expect_one_line_error({"bench", "--device", "cpu", "--extents", "4,4"}, "--extents needs --perm");
   expect_one_line_error({"plan", "--device", "cpu", "--perm", "1,0"}, "--perm needs --extents");
+  expect_one_line_error({"bench", "--device", "cpu", "--extents", "4,4", "--perm", "1,0", "--ld-in", "8"},
+                        "apply to --shapes transposes");
+  expect_one_line_error({"bench", "--device", "cpu", "--suite", "permute", "--batch", "2"}, "apply to --shapes transposes");
+  expect_one_line_error({"plan", "--device", "cpu", "--extents", "4,4", "--perm", "1,0", "--batch", "2"},
+                        "apply to --shape transposes");
+  expect_one_line_error({"plan", "--device", "cpu", "--extents", "4,4", "--perm", "1,0", "--shape", "4x4"}, "not both");
   expect_one_line_error({"bench", "--device", "cpu", "--shapes", "4x4", "--json", "/nonexistent-xpose-dir/r.json"},
                         "is not a folder");
   expect_one_line_error({"bench", "--device", "cpu", "--shapes", "4x4", "--csv", "/nonexistent-xpose-dir/r.csv"},
