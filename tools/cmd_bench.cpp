@@ -128,7 +128,7 @@ int run_bench(const bench_args& a, context& ctx) {
   for (const std::string* file : {&a.json_file, &a.csv_file})
     if (!file->empty() && !output_path_writable(*file, &why)) return fail_line(ctx, why);
   const bool custom = !a.variants.empty() || !a.shapes.empty() || !a.dtypes.empty() || !a.extents.empty() ||
-                      !a.perm.empty() || !a.suite.empty() || a.batch != 1 || !a.block.empty() || a.ld_in || a.ld_out || a.offset;
+                      !a.perm.empty() || !a.suite.empty() || !a.block.empty() || matrix_opts;
   if (a.offset && where != backend::kGpu) return fail_line(ctx, "--offset applies to the GPU bench only");
   if (!custom) {
     groups = where == backend::kGpu ? seed_experiments() : cpu_experiments();
