@@ -215,6 +215,15 @@ bool write_json(const std::string& path, const nlohmann::json& j, context& ctx) 
   return true;
 }
 
+// An unwritable --json path is an argument error found before any ncu launch, not after them.
+bool json_path_ok(const std::string& path, context& ctx) {
+  std::string why;
+  if (path.empty() || output_path_writable(path, &why)) return true;
+  ctx.err << "xpose profile: error: " << why << "\n";
+  ctx.exit_code = 2;
+  return false;
+}
+
 // Finds ncu and a GPU; on failure says why on one line and sets the exit code (77: skipped).
 bool ready(std::string* ncu, std::string* self, context& ctx) {
   std::string why;
@@ -298,7 +307,7 @@ void run_single(const profile_args& a, context& ctx) {
     return;
   }
   std::string ncu, self;
-  if (!ready(&ncu, &self, ctx)) return;
+  if (!json_path_ok(a.json_path, ctx) || !ready(&ncu, &self, ctx)) return;
   const profile_result r = profile_one({a.variant, a.shape, a.block, a.dtype, a.batch}, ncu, self);
   if (r.skipped) {
     ctx.out << "xpose profile: skipped: " << r.error << "\n";
@@ -331,7 +340,7 @@ void run_single(const profile_args& a, context& ctx) {
 
 void run_suite(const profile_args& a, context& ctx) {
   std::string ncu, self;
-  if (!ready(&ncu, &self, ctx)) return;
+  if (!json_path_ok(a.json_path, ctx) || !ready(&ncu, &self, ctx)) return;
   const auto cases = standard_suite();
   ctx.out << fmt::format("xpose profile --suite: {} launches, each under {}\n", cases.size(), ncu);
   ctx.out << "model/ncu per counter; cases marked * are known to be disturbed by global traffic and are not counted\n";

@@ -406,6 +406,8 @@ TEST(BanksCommand, BadArgumentsGiveOneLineAndExitTwo) {
       {"banks", "--shape", "256x256"},
       {"profile", "--variant", "smem_v2", "--shape", "256x256", "--block", "0x0"},
       {"profile", "--variant", "naive_col_read", "--shape", "256x256"},
+      {"profile", "--variant", "smem_v2", "--shape", "256x256", "--json", "/nonexistent-xpose-dir/p.json"},
+      {"profile", "--suite", "--json", "/nonexistent-xpose-dir/p.json"},
   };
   for (const auto& args : bad) {
     const auto r = run_cli(args);
