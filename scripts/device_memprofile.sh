@@ -4,6 +4,7 @@
 # memory counters on the kernel's second launch: DRAM bytes read and written against the tensor's
 # bytes, L2 sectors from the SMs, DRAM and L2 throughput, occupancy and issue activity.
 #   BIN=build-dev CASES="692,19,10,3,10,17 5,4,1,2,3,0 f64;..." OUT=$OUT scripts/device_memprofile.sh
+# EXTRA_METRICS: more ncu metrics, comma-separated. LOG names the output file (default memprofile.log).
 # Output: $OUT/memprofile.log (bench rows, then one block of metrics per case).
 set -uo pipefail
 source "$(dirname "$0")/device_common.sh"
@@ -12,7 +13,7 @@ lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,\
 dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sectors.avg.pct_of_peak_sustained_elapsed,\
 sm__warps_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,\
 l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed.sum,launch__grid_size,\
-launch__occupancy_limit_shared_mem,launch__registers_per_thread
+launch__occupancy_limit_shared_mem,launch__registers_per_thread${EXTRA_METRICS:+,$EXTRA_METRICS}
 IFS=';' read -ra cases <<< "${CASES:?CASES: \"extents perm dtype [variant];...\"}"
 for c in "${cases[@]}"; do
   read -r e p t v <<< "$c"
@@ -24,6 +25,6 @@ for c in "${cases[@]}"; do
     --launch-count 1 --clock-control none --metrics "$METRICS" --print-summary none \
     "$B/xpose" bench --extents "$e" --perm "$p" --dtype "$t" --variants "$v" --reps 1 --warmup 1 2>&1 |
     grep -vE "^==PROF==|^\s*$|----|Section:|^\[|^\|" | sed 's/  */ /g' | cut -c1-150
-done > "$OUT/memprofile.log" 2>&1
-echo "profile done at ${SECONDS}s" >> "$OUT/memprofile.log"
-tail -c 11000 "$OUT/memprofile.log"
+done > "$OUT/${LOG:-memprofile.log}" 2>&1
+echo "profile done at ${SECONDS}s" >> "$OUT/${LOG:-memprofile.log}"
+tail -c 5000 "$OUT/${LOG:-memprofile.log}"
