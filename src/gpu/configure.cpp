@@ -569,6 +569,9 @@ status configure_permute_runs(plan_data& pd, std::string* why) {
                                "shared rows of {} B",
                                p->A, p->B, p->A * s, p->na, p->na > 1 ? "s" : "", p->B * s, p->nb,
                                p->nb > 1 ? "s" : "", p->row_bytes);
+  if (p->halo)
+    pd.launch_note += fmt::format("; output ends owned (each chunk whole, by the tile holding its first byte; a "
+                                  "halo of {} input runs)", p->halo);
   if (p->tile_first != kPackedNoDim) pd.launch_note += tile_first_note(*p);
   pd.launch_note += "; persistent grid (the run tables built once per block)";
   pd.kernel_params = std::move(p);

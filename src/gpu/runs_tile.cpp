@@ -186,7 +186,19 @@ bool runs_plan(const problem& pr, runs_params* out, const char** reason) {
   p.rot_log = 0;
   while ((1 << p.rot_log) < w) ++p.rot_log;
   p.rot_mask = 128 / w - 1;
-  p.smem_bytes = p.B * p.row_bytes + 4 * (2 * p.B + p.A);
+  // Owned output ends (runs_tile.hpp) where tiles cut the B side's last dim, elements have partial
+  // chunks (under 16 bytes) and the halo's rows fit the loads, shared memory and 32-bit offsets.
+  const int last_b = p.b_dims[p.nb - 1];
+  const int halo = 16 / s - 1;
+  const std::int64_t halo_reach =
+      max_in + static_cast<std::int64_t>((halo + p.b_unit - 1) / p.b_unit) * p.in_stride[last_b];
+  if (kRunsOwnEnds && halo > 0 && p.t[last_b] < p.ext[last_b] &&
+      (p.B + halo) * p.nc_in <= kRunsThreads * kRunsLoads &&
+      (p.B + halo) * p.row_bytes + 4 * (2 * (p.B + halo) + p.A) <= kRunsMaxSmem && halo_reach < (std::int64_t{1} << 31)) {
+    p.halo = halo;
+    p.b_last = last_b;
+  }
+  p.smem_bytes = (p.B + p.halo) * p.row_bytes + 4 * (2 * (p.B + p.halo) + p.A);
   set_tile_order(p, pr.elem_bytes);
   *out = p;
   return true;
