@@ -196,7 +196,8 @@ bool box_from(const problem& pr, const std::vector<int>& t, box_params* out, boo
   p.nc_out_aligned = (p.run_out * s + 15) / 16;
   p.nc_out_aligned_div = fast_div(static_cast<std::uint32_t>(p.nc_out_aligned));
   p.gtab_shift = log2_of(16 / s);
-  p.gtab_len = box_gtab_index(p, p.run_out - 1) + 1;
+  p.gather_run = p.run_out;
+  p.gtab_len = box_gtab_index(p, p.gather_run - 1) + 1;
   *out = p;
   return true;
 }
@@ -214,7 +215,7 @@ constexpr int kWordGatherMaxElem = 1;
 // and the layout allow it, the word gather's groups; `shifted` (raw rows) at any byte phase.
 void gather_fields(box_params* p, int elem_bytes, bool may_words, bool shifted = false) {
   const int fast = p->out_order[0];
-  p->out_fast_t = p->t[fast];
+  p->out_fast_t = box_t(*p, fast);  // with owned ends and a 1-dim output run, the halo goes on along it
   p->out_fast_div = fast_div(static_cast<std::uint32_t>(p->out_fast_t));
   p->out_fast_pitch = p->spitch[fast];
   p->wide = p->out_fast_t >= 16 / elem_bytes;
@@ -257,7 +258,7 @@ bool layout(box_params* p, int elem_bytes, int row_bytes, int swizzle, int budge
     const int d = p->in_order[i];
     if (i == p->in_run_dims) pitch = row_bytes;
     p->spitch[d] = pitch;
-    pitch *= p->t[d];
+    pitch *= box_t(*p, d);
   }
   gather_fields(p, elem_bytes, true);
   // Rows end on a 16-byte chunk (the load phase writes whole chunks), the tile on a 128-byte line
@@ -345,7 +346,7 @@ bool layout_raw(box_params* p, int elem_bytes, int extra, int swizzle, int budge
     while (!raw_gap(q - last, run_bytes)) q += 16;
     if (i == p->in_run_dims) q += 16 * extra;
     p->spitch[d] = q;
-    last += (p->t[d] - 1) * q;
+    last += (box_t(*p, d) - 1) * q;
   }
   p->nc_in = (run_bytes + 15 + 15) / 16;
   p->nc_in_div = fast_div(static_cast<std::uint32_t>(p->nc_in));
@@ -660,6 +661,38 @@ bool shrink_for_raw(const problem& pr, const box_params& p, int budget, box_para
   return best > 0;
 }
 
+// Owned output ends (box_tile.hpp): planned where tiles step along the output run's last dim d,
+// elements are under 16 bytes, d is outside the input run, the converged store runs (runs of whole
+// aligned chunks have no pieces) and the load box, laid out again by the bank model, fits the
+// budget. A switch, so that one build can be measured with and without them.
+constexpr bool kBoxOwnEnds = true;
+
+// Box p with owned ends, laid out for its load box; false where they do not apply or fit.
+bool own_ends(const box_params& p, int elem_bytes, box_params* out) {
+  const int s = elem_bytes, d = p.out_order[p.out_run_dims - 1];
+  if (!kBoxOwnEnds || s >= 16 || p.ntiles[d] < 2 || (p.out_aligned && p.run_out * s % 16 == 0)) return false;
+  for (int i = 0; i < p.in_run_dims; ++i)
+    if (p.in_order[i] == d) return false;
+  if (p.cut_b != kPackedNoDim && p.cut_b != d) return false;
+  box_params q = p;
+  q.halo = (16 / s - 1 + p.out_unit - 1) / p.out_unit;  // slices: 16 / s - 1 elements of every output run
+  q.halo_dim = d;
+  q.cut_b = d;  // in_cut then holds each input row's coordinate along d (box_load_origin)
+  q.out_lim = kBoxLimB;
+  q.t_div[d] = fast_div(static_cast<std::uint32_t>(box_t(q, d)));
+  q.runs_in = p.runs_in / p.t[d] * box_t(q, d);
+  q.gather_run = p.run_out + q.halo * p.out_unit;
+  q.gtab_len = box_gtab_index(q, q.gather_run - 1) + 1;
+  const int budget = p.words ? kBoxWordsMaxSmem : kBoxMaxSmem;
+  if (p.raw) return raw_layout(q, s, budget, out) && out->words == p.words;
+  const int step = std::max(4, s);
+  const int min_row = (q.run_in * s + step - 1) / step * step;
+  return fewest_wavefronts(q, s, 16, out, [&](box_params* r, int k, int swz) {
+           return (swz != kBoxWords || s <= 4) && layout(r, s, min_row + step * k, swz, budget);
+         }) &&
+         out->words == p.words;
+}
+
 bool box_plan(const problem& pr, box_params* out, const char** reason) {
   const int s = pr.elem_bytes;
   if (pr.rank < 2) {
@@ -711,12 +744,14 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
   if (chosen.raw && s >= kRawWideMinElem && std::int64_t{chosen.volume} * s > kRawWideBudget &&
       plan_within(kRawWideBudget, &within) && within.raw)
     chosen = within;
+  box_params owned;  // kBoxOwnEnds says where and why
+  if (own_ends(chosen, s, &owned)) chosen = owned;
   chosen.in_span_bytes = span * s;
   // 32-bit offsets inside a tile (kBoxMaxWindow): its input window (the origin's chunk, 16 bytes,
-  // then its loads' reach) and its output runs.
+  // then its loads' reach, the halo's included) and its output runs.
   std::int64_t max_in = 0, max_out = 0;
   for (int k = 0; k < pr.rank; ++k) {
-    max_in += (chosen.t[k] - 1) * pr.dims[k].in_stride;
+    max_in += (box_t(chosen, k) - 1) * pr.dims[k].in_stride;
     max_out += (chosen.t[k] - 1) * pr.dims[k].out_stride;
   }
   const std::int64_t reach = max_in * s + 16 * chosen.nc_in + 32;
@@ -728,7 +763,7 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
   // The grid (kBoxOneShotBytesPerEntry): one block per tile where the box's bytes pay for the tables
   // each block builds (runs_in + runs_out + run_out entries) and gridDim.x holds the tiles, a
   // persistent grid elsewhere.
-  const std::int64_t entries = std::int64_t{chosen.runs_in} + chosen.runs_out + chosen.run_out;
+  const std::int64_t entries = std::int64_t{chosen.runs_in} + chosen.runs_out + chosen.gather_run;
   chosen.one_shot = s != kBoxOneShotSkipElem && std::int64_t{chosen.volume} * s >= kBoxOneShotBytesPerEntry * entries &&
                     chosen.tiles <= std::numeric_limits<std::int32_t>::max();
   chosen.bulk = bulk_rows(chosen, s);  // kBoxBulkMaxElem
