@@ -2,10 +2,11 @@
 # The sixty-eighth session's A/B of permute_runs with the next tile's loads issued before this
 # tile's stores (branch cand/runs-prefetch): HEAD's build (build-dev-next/xpose_head.xz) against
 # candidates A (4 blocks per SM, 64 registers, 52-140 bytes spilled) and B (3 blocks, no cap at
-# 64), xz-packed as build-dev-next/xpose_pf{A,B}.xz with test_gpu_pfB.xz (TEST_CANDS: whose tests). First the
-# permutation tests of both candidates, then per case of CASES (default
-# scripts/cases/runs_prefetch_68_cases.txt) HEAD's auto and permute_runs and each candidate's
-# permute_runs, the binaries alternating case by case. Output: $OUT/prefetch.tgz.
+# 64), xz-packed as build-dev-next/xpose_pf{A,B}.xz. TEST_CANDS (e.g. "B", with test_gpu_pfB.xz
+# carried) first runs those candidates' permutation tests; the session's run set none (the carry
+# limit). Then per case of CASES (default scripts/cases/runs_prefetch_68_cases.txt) HEAD's auto and
+# permute_runs and each candidate's permute_runs, the binaries alternating case by case.
+# Output: $OUT/prefetch.tgz.
 set -uo pipefail
 cd build-dev-next && for f in xpose_head xpose_pfA xpose_pfB test_gpu_pfA test_gpu_pfB libgomp.so.1; do
   [ -f $f.xz ] && xz -d -T8 -f $f.xz; done
