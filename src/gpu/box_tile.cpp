@@ -663,9 +663,19 @@ bool shrink_for_raw(const problem& pr, const box_params& p, int budget, box_para
 
 // Owned output ends (box_tile.hpp): planned where tiles step along the output run's last dim d,
 // elements are under 16 bytes, d is outside the input run, the converged store runs (runs of whole
-// aligned chunks have no pieces) and the load box, laid out again by the bank model, fits the
-// budget. A switch, so that one build can be measured with and without them.
+// aligned chunks have no pieces), the halo adds at most a quarter to the box's input rows
+// (kBoxHaloMaxShare) and the load box, laid out again by the bank model, fits the budget. A switch,
+// so that one build can be measured with and without them.
+// H100, 2026-12-06, the 35 suite plans (seed 1) whose box took a halo with no bound on it, auto
+// against main, one or two rounds (docs/performance.md, sixty-ninth session; results/own-ends-ab-
+// 2026-12-06-h100.json): i8 [776,12,21,3,8,19,3] 45.9 -> 65.1 (147-byte output runs, rows +14%),
+// [2768,19,10,3,10,17] 50.0 -> 66.6 (+8%), [52,9,25,8,13,9,4,6] 72.7 -> 83.0 (+20%), eight more
+// i8 / f16 boxes +5 to +9; the boxes whose rows grew by a third or more all lost: f64
+// [23,201,168,85] 82.4 -> 73.7 (+50%), f32 [13,9,25,8,13,9,4,6] and f64 [10168,5,24,11,5] -2.8
+// and -2.6, f64 [194,12,21,3,8,19,3] -1.0 (+33% each), so the bound sits between a quarter (f32
+// [11,21,10,4,12,13,23,2] +4.2, [298,14,9,17,15,7] -1.3) and a third.
 constexpr bool kBoxOwnEnds = true;
+constexpr int kBoxHaloMaxShare = 4;  // halo slices * kBoxHaloMaxShare <= the tile's slices of d
 
 // Box p with owned ends, laid out for its load box; false where they do not apply or fit.
 bool own_ends(const box_params& p, int elem_bytes, box_params* out) {
@@ -676,6 +686,7 @@ bool own_ends(const box_params& p, int elem_bytes, box_params* out) {
   if (p.cut_b != kPackedNoDim && p.cut_b != d) return false;
   box_params q = p;
   q.halo = (16 / s - 1 + p.out_unit - 1) / p.out_unit;  // slices: 16 / s - 1 elements of every output run
+  if (q.halo * kBoxHaloMaxShare > p.t[d]) return false;
   q.halo_dim = d;
   q.cut_b = d;  // in_cut then holds each input row's coordinate along d (box_load_origin)
   q.out_lim = kBoxLimB;
