@@ -196,7 +196,8 @@ bool box_from(const problem& pr, const std::vector<int>& t, box_params* out, boo
   p.nc_out_aligned = (p.run_out * s + 15) / 16;
   p.nc_out_aligned_div = fast_div(static_cast<std::uint32_t>(p.nc_out_aligned));
   p.gtab_shift = log2_of(16 / s);
-  p.gtab_len = box_gtab_index(p, p.run_out - 1) + 1;
+  p.gather_run = p.run_out;
+  p.gtab_len = box_gtab_index(p, p.gather_run - 1) + 1;
   *out = p;
   return true;
 }
@@ -214,7 +215,7 @@ constexpr int kWordGatherMaxElem = 1;
 // and the layout allow it, the word gather's groups; `shifted` (raw rows) at any byte phase.
 void gather_fields(box_params* p, int elem_bytes, bool may_words, bool shifted = false) {
   const int fast = p->out_order[0];
-  p->out_fast_t = p->t[fast];
+  p->out_fast_t = box_t(*p, fast);  // with owned ends and a 1-dim output run, the halo goes on along it
   p->out_fast_div = fast_div(static_cast<std::uint32_t>(p->out_fast_t));
   p->out_fast_pitch = p->spitch[fast];
   p->wide = p->out_fast_t >= 16 / elem_bytes;
@@ -257,7 +258,7 @@ bool layout(box_params* p, int elem_bytes, int row_bytes, int swizzle, int budge
     const int d = p->in_order[i];
     if (i == p->in_run_dims) pitch = row_bytes;
     p->spitch[d] = pitch;
-    pitch *= p->t[d];
+    pitch *= box_t(*p, d);
   }
   gather_fields(p, elem_bytes, true);
   // Rows end on a 16-byte chunk (the load phase writes whole chunks), the tile on a 128-byte line
@@ -345,7 +346,7 @@ bool layout_raw(box_params* p, int elem_bytes, int extra, int swizzle, int budge
     while (!raw_gap(q - last, run_bytes)) q += 16;
     if (i == p->in_run_dims) q += 16 * extra;
     p->spitch[d] = q;
-    last += (p->t[d] - 1) * q;
+    last += (box_t(*p, d) - 1) * q;
   }
   p->nc_in = (run_bytes + 15 + 15) / 16;
   p->nc_in_div = fast_div(static_cast<std::uint32_t>(p->nc_in));
@@ -660,6 +661,49 @@ bool shrink_for_raw(const problem& pr, const box_params& p, int budget, box_para
   return best > 0;
 }
 
+// Owned output ends (box_tile.hpp): planned where tiles step along the output run's last dim d,
+// elements are under 16 bytes, d is outside the input run, the converged store runs (runs of whole
+// aligned chunks have no pieces), the halo adds at most a quarter to the box's input rows
+// (kBoxHaloMaxShare) and the load box, laid out again by the bank model, fits the budget. A switch,
+// so that one build can be measured with and without them.
+// H100, 2026-12-06, the 35 suite plans (seed 1) whose box took a halo with no bound on it, auto
+// against main, one or two rounds (docs/performance.md, sixty-ninth session; results/own-ends-ab-
+// 2026-12-06-h100.json): i8 [776,12,21,3,8,19,3] 45.9 -> 65.1 (147-byte output runs, rows +14%),
+// [2768,19,10,3,10,17] 50.0 -> 66.6 (+8%), [52,9,25,8,13,9,4,6] 72.7 -> 83.0 (+20%), eight more
+// i8 / f16 boxes +5 to +9; the boxes whose rows grew by a third or more all lost: f64
+// [23,201,168,85] 82.4 -> 73.7 (+50%), f32 [13,9,25,8,13,9,4,6] and f64 [10168,5,24,11,5] -2.8
+// and -2.6, f64 [194,12,21,3,8,19,3] -1.0 (+33% each), so the bound sits between a quarter (f32
+// [11,21,10,4,12,13,23,2] +4.2, [298,14,9,17,15,7] -1.3) and a third.
+constexpr bool kBoxOwnEnds = true;
+constexpr int kBoxHaloMaxShare = 4;  // halo slices * kBoxHaloMaxShare <= the tile's slices of d
+
+// Box p with owned ends, laid out for its load box; false where they do not apply or fit.
+bool own_ends(const box_params& p, int elem_bytes, box_params* out) {
+  const int s = elem_bytes, d = p.out_order[p.out_run_dims - 1];
+  if (!kBoxOwnEnds || s >= 16 || p.ntiles[d] < 2 || (p.out_aligned && p.run_out * s % 16 == 0)) return false;
+  for (int i = 0; i < p.in_run_dims; ++i)
+    if (p.in_order[i] == d) return false;
+  if (p.cut_b != kPackedNoDim && p.cut_b != d) return false;
+  box_params q = p;
+  q.halo = (16 / s - 1 + p.out_unit - 1) / p.out_unit;  // slices: 16 / s - 1 elements of every output run
+  if (q.halo * kBoxHaloMaxShare > p.t[d]) return false;
+  q.halo_dim = d;
+  q.cut_b = d;  // in_cut then holds each input row's coordinate along d (box_load_origin)
+  q.out_lim = kBoxLimB;
+  q.t_div[d] = fast_div(static_cast<std::uint32_t>(box_t(q, d)));
+  q.runs_in = p.runs_in / p.t[d] * box_t(q, d);
+  q.gather_run = p.run_out + q.halo * p.out_unit;
+  q.gtab_len = box_gtab_index(q, q.gather_run - 1) + 1;
+  const int budget = p.words ? kBoxWordsMaxSmem : kBoxMaxSmem;
+  if (p.raw) return raw_layout(q, s, budget, out) && out->words == p.words;
+  const int step = std::max(4, s);
+  const int min_row = (q.run_in * s + step - 1) / step * step;
+  return fewest_wavefronts(q, s, 16, out, [&](box_params* r, int k, int swz) {
+           return (swz != kBoxWords || s <= 4) && layout(r, s, min_row + step * k, swz, budget);
+         }) &&
+         out->words == p.words;
+}
+
 bool box_plan(const problem& pr, box_params* out, const char** reason) {
   const int s = pr.elem_bytes;
   if (pr.rank < 2) {
@@ -711,12 +755,14 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
   if (chosen.raw && s >= kRawWideMinElem && std::int64_t{chosen.volume} * s > kRawWideBudget &&
       plan_within(kRawWideBudget, &within) && within.raw)
     chosen = within;
+  box_params owned;  // kBoxOwnEnds says where and why
+  if (own_ends(chosen, s, &owned)) chosen = owned;
   chosen.in_span_bytes = span * s;
   // 32-bit offsets inside a tile (kBoxMaxWindow): its input window (the origin's chunk, 16 bytes,
-  // then its loads' reach) and its output runs.
+  // then its loads' reach, the halo's included) and its output runs.
   std::int64_t max_in = 0, max_out = 0;
   for (int k = 0; k < pr.rank; ++k) {
-    max_in += (chosen.t[k] - 1) * pr.dims[k].in_stride;
+    max_in += (box_t(chosen, k) - 1) * pr.dims[k].in_stride;
     max_out += (chosen.t[k] - 1) * pr.dims[k].out_stride;
   }
   const std::int64_t reach = max_in * s + 16 * chosen.nc_in + 32;
@@ -728,7 +774,7 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
   // The grid (kBoxOneShotBytesPerEntry): one block per tile where the box's bytes pay for the tables
   // each block builds (runs_in + runs_out + run_out entries) and gridDim.x holds the tiles, a
   // persistent grid elsewhere.
-  const std::int64_t entries = std::int64_t{chosen.runs_in} + chosen.runs_out + chosen.run_out;
+  const std::int64_t entries = std::int64_t{chosen.runs_in} + chosen.runs_out + chosen.gather_run;
   chosen.one_shot = s != kBoxOneShotSkipElem && std::int64_t{chosen.volume} * s >= kBoxOneShotBytesPerEntry * entries &&
                     chosen.tiles <= std::numeric_limits<std::int32_t>::max();
   chosen.bulk = bulk_rows(chosen, s);  // kBoxBulkMaxElem

@@ -68,6 +68,22 @@
 // at one byte phase f = (out_base + sh) & 3, so each of its V words is two aligned word loads and a
 // byte permute (funnel). The other dims may have any pitch (a second input-run dim of 17 bytes,
 // rows congruent to odd input strides): f varies from group to group, not inside one.
+//
+// Owned output ends (p.halo > 0; box_tile.cpp kBoxOwnEnds says where it is planned). The output
+// run's last dim d (halo_dim) is consecutive in the output with the run's faster dims, which are
+// whole, so the runs of the tiles along d are slices of one longer output run. Without ownership
+// each tile writes the aligned chunks its slice touches, and the two its slice shares with a
+// neighbour in pieces (chunk_ops.cuh store_run_chunk: up to four stores of bytes). Storing those
+// chunks whole instead, a probe with wrong outputs, ran the slowest i8 / f16 box plans 7-18 points
+// of copy faster (H100, 2026-12-06, docs/performance.md, sixty-eighth session; i8
+// [776,12,21,3,8,19,3] 46.0 -> 63.9). With ownership a tile loads `halo` more slices of d (the
+// next tile's first, enough for 16 / s - 1 elements of every output run: the *load box*, t with
+// t[d] + halo, box_t), writes the chunks whose first byte lies in its own slice whole, reading the
+// bytes past it from the halo, and skips the chunk its slice starts inside of, which the previous
+// tile along d wrote. Only the longer run's own two ends are written in pieces. The tile grid steps
+// by t; the shared layout, the input rows (runs_in) and gtab are the load box's. d lies outside
+// the input run, so the halo's slices are more input rows; a tile knows which of them exist from
+// its coordinate along d (cut_b is d, whether or not t divides its extent).
 #pragma once
 
 #include <cstdint>
@@ -134,7 +150,7 @@ struct box_params {
   fast_div ntiles_div[kMaxRank];
   int tile_first = kPackedNoDim;  // the dim numbered first (packed_origin_of, tile_first_dim)
   tile_panel panel;               // and in panels of the other dims (set_tile_order)
-  // The tile extents' divisors: the run tables every block builds before its first tile
+  // The load box's extents' divisors (box_t: t, and t + halo along halo_dim): the run tables every block builds before its first tile
   // (box_run_of, box_gtab_of) split an index over the box dims with them, a multiply and a shift
   // per dim where `%` and `/` cost an integer division each. H200, 2026-12-04, permute_box by name
   // on 42 boxes (scripts/cases/box_tables_cases.txt): mean +0.5 points, i8 [1472,6,22,6,10,23] 44.8 ->
@@ -143,6 +159,11 @@ struct box_params {
   std::int64_t tiles = 1;
   int one_shot = 0;  // 1: one block per tile; 0: a persistent grid (box_plan, kBoxOneShotBytesPerEntry)
   int cut_a = kPackedNoDim, cut_b = kPackedNoDim;  // cut dims (see above); packed_origin_of reads them
+  // Owned output ends (above): slices of halo_dim (the output run's last dim, = cut_b) a tile loads
+  // past its own; 0: none. gather_run: elements of an output run the gather may read (run_out, and
+  // the halo's), gtab's length in entries.
+  int halo = 0, halo_dim = kPackedNoDim;
+  int gather_run = 1;
   int volume = 1;                                   // elements of a full tile
   // Box dims (t > 1) in each side's order, fastest first; the first in_run_dims / out_run_dims
   // make the side's run.
@@ -152,7 +173,7 @@ struct box_params {
   int run_in = 1, run_out = 1;    // elements of a full tile's runs
   int in_unit = 1, out_unit = 1;  // elements of a run per step of its last dim (run / t of it)
   int in_lim = kBoxLimNone, out_lim = kBoxLimNone;
-  int runs_in = 1, runs_out = 1;  // volume / run
+  int runs_in = 1, runs_out = 1;  // volume / run (runs_in: of the load box, halo rows included)
   int spitch[kMaxRank] = {};      // linear shared byte pitch of each dim (0 outside the box)
   int nc_in = 1;                  // 16-byte chunks of a shared row (run_in * s, rounded up)
   int nc_out = 1;                 // 16-byte output chunks an output run can touch, at any alignment
@@ -278,13 +299,16 @@ struct box_run {
   std::int32_t base = 0;
 };
 
+// A dim's extent in the load box: its tile extent, and the halo's slices along halo_dim.
+XPOSE_HD inline int box_t(const box_params& p, int d) { return d == p.halo_dim ? p.t[d] + p.halo : p.t[d]; }
+
 XPOSE_HD inline box_run box_run_of(const box_params& p, bool in_side, int idx) {
   box_run r;
   const int* order = in_side ? p.in_order : p.out_order;
   for (int i = in_side ? p.in_run_dims : p.out_run_dims; i < p.n_box; ++i) {
     const int d = order[i];
     const int q = static_cast<int>(p.t_div[d].div(static_cast<std::uint32_t>(idx)));
-    const int c = idx - q * p.t[d];
+    const int c = idx - q * box_t(p, d);
     idx = q;
     r.off += static_cast<std::int32_t>(c * (in_side ? p.in_stride[d] : p.out_stride[d]));
     r.base += c * p.spitch[d];
@@ -300,7 +324,7 @@ XPOSE_HD inline std::int32_t box_gtab_of(const box_params& p, int j) {
   for (int i = 0; i < p.out_run_dims; ++i) {
     const int d = p.out_order[i];
     const int q = static_cast<int>(p.t_div[d].div(static_cast<std::uint32_t>(j)));
-    L += (j - q * p.t[d]) * p.spitch[d];
+    L += (j - q * box_t(p, d)) * p.spitch[d];
     j = q;
   }
   return L;
@@ -356,6 +380,21 @@ XPOSE_HD inline int box_run_length(const packed_origin& o, int run, int unit, in
   if (lim == kBoxLimA && o.lim_a < kPackedNoLimit) return unit * static_cast<int>(o.lim_a);
   if (lim == kBoxLimB && o.lim_b < kPackedNoLimit) return unit * static_cast<int>(o.lim_b);
   return run;
+}
+
+// Owned ends (above): how many of a tile's halo slices exist, from its first coordinate along
+// halo_dim (none in the last tile along it, some in the one before where the last is short).
+XPOSE_HD inline int box_halo_live(const box_params& p, int start) {
+  const int after = p.ext[p.halo_dim] - start - p.t[p.halo_dim];
+  return after < 0 ? 0 : after < p.halo ? after : p.halo;
+}
+// The load phase's bounds of a tile: its origin, with lim_b at the slices of halo_dim it loads
+// (its own and the halo's that exist; where the tile is at the edge that is the edge's lim_b).
+XPOSE_HD inline packed_origin box_load_origin(const box_params& p, packed_origin o, int start) {
+  if (p.halo == 0) return o;
+  const int after = p.ext[p.halo_dim] - start - p.t[p.halo_dim];
+  if (after < p.halo) o.lim_b = static_cast<std::uint32_t>(p.t[p.halo_dim] + after), o.full = false;
+  return o;
 }
 
 // Table offsets in shared memory (int32 words after the tile).

@@ -569,6 +569,9 @@ status configure_permute_runs(plan_data& pd, std::string* why) {
                                "shared rows of {} B",
                                p->A, p->B, p->A * s, p->na, p->na > 1 ? "s" : "", p->B * s, p->nb,
                                p->nb > 1 ? "s" : "", p->row_bytes);
+  if (p->halo)
+    pd.launch_note += fmt::format("; output ends owned (each chunk whole, by the tile holding its first byte; a "
+                                  "halo of {} input runs)", p->halo);
   if (p->tile_first != kPackedNoDim) pd.launch_note += tile_first_note(*p);
   pd.launch_note += "; persistent grid (the run tables built once per block)";
   pd.kernel_params = std::move(p);
@@ -604,6 +607,10 @@ status configure_permute_box(plan_data& pd, std::string* why) {
                                   p->words_shift ? ", at any byte phase (two word loads and a funnel)" : "");
   pd.launch_note += box_store_converged(*p, s, 0) ? "; stores: every chunk by one converged path"
                                                   : "; stores: whole chunks (an aligned output; converged otherwise)";
+  if (p->halo)
+    pd.launch_note += fmt::format("; output ends owned (each chunk whole, by the tile holding its first byte; a "
+                                  "halo of {} slice{}, {} input runs loaded)",
+                                  p->halo, p->halo > 1 ? "s" : "", p->runs_in);
   if (p->tile_first != kPackedNoDim) pd.launch_note += tile_first_note(*p);
   pd.launch_note += p->one_shot ? "; one block per tile" : "; persistent grid (the tables built once per block)";
   pd.kernel_params = std::move(p);

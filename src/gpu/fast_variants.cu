@@ -232,33 +232,43 @@ status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_
     // tail chunks, whole chunks where every run is whole aligned chunks.
     const int out_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) & 15);
     const bool converged = box_store_converged(*p, sizeof(T), out_mis);
+    // Owned output ends (box_tile.hpp) run kernels of their own, planned only where the store is
+    // converged (box_tile.cpp own_ends); 16-byte elements have none.
+    if (p->halo && (!converged || sizeof(T) == 16)) return status::kVariantNotApplicable;
     if constexpr (sizeof(T) == 1) {  // the word gather (box_tile.hpp), for 1-byte elements
-      auto words = [&]<bool Converged>() -> status {
+      auto words = [&]<bool Converged, bool Owned>() -> status {
         if (p->words_shift) {  // raw rows: plain or granules (box_tile.cpp raw_layout)
           if (p->swizzle == kBoxWords) return status::kVariantNotApplicable;
           return p->swizzle == kBoxGranules
-                     ? launch(permute_box_kernel<T, kBoxGranules, kBoxWordsMinBlocks, true, Converged, true>)
-                     : launch(permute_box_kernel<T, kBoxPlain, kBoxWordsMinBlocks, true, Converged, true>);
+                     ? launch(permute_box_kernel<T, kBoxGranules, kBoxWordsMinBlocks, true, Converged, true, Owned>)
+                     : launch(permute_box_kernel<T, kBoxPlain, kBoxWordsMinBlocks, true, Converged, true, Owned>);
         }
         switch (p->swizzle) {
-          case kBoxGranules: return launch(permute_box_kernel<T, kBoxGranules, kBoxWordsMinBlocks, true, Converged>);
-          case kBoxWords: return launch(permute_box_kernel<T, kBoxWords, kBoxWordsMinBlocks, true, Converged>);
-          default: return launch(permute_box_kernel<T, kBoxPlain, kBoxWordsMinBlocks, true, Converged>);
+          case kBoxGranules:
+            return launch(permute_box_kernel<T, kBoxGranules, kBoxWordsMinBlocks, true, Converged, false, Owned>);
+          case kBoxWords: return launch(permute_box_kernel<T, kBoxWords, kBoxWordsMinBlocks, true, Converged, false, Owned>);
+          default: return launch(permute_box_kernel<T, kBoxPlain, kBoxWordsMinBlocks, true, Converged, false, Owned>);
         }
       };
-      if (p->words) return converged ? words.template operator()<true>() : words.template operator()<false>();
+      if (p->words)
+        return p->halo     ? words.template operator()<true, true>()
+               : converged ? words.template operator()<true, false>()
+                           : words.template operator()<false, false>();
     }
     if (p->words) return status::kVariantNotApplicable;  // box_plan keeps the word gather to 1-byte elements
-    auto elements = [&]<bool Converged>() -> status {
+    auto elements = [&]<bool Converged, bool Owned>() -> status {
       switch (p->swizzle) {
-        case kBoxGranules: return launch(permute_box_kernel<T, kBoxGranules, kBoxMinBlocks, false, Converged>);
+        case kBoxGranules: return launch(permute_box_kernel<T, kBoxGranules, kBoxMinBlocks, false, Converged, false, Owned>);
         case kBoxWords:
-          if constexpr (sizeof(T) <= 4) return launch(permute_box_kernel<T, kBoxWords, kBoxMinBlocks, false, Converged>);
+          if constexpr (sizeof(T) <= 4)
+            return launch(permute_box_kernel<T, kBoxWords, kBoxMinBlocks, false, Converged, false, Owned>);
           return status::kVariantNotApplicable;  // box_plan keeps words for elements of 4 bytes and less
-        default: return launch(permute_box_kernel<T, kBoxPlain, kBoxMinBlocks, false, Converged>);
+        default: return launch(permute_box_kernel<T, kBoxPlain, kBoxMinBlocks, false, Converged, false, Owned>);
       }
     };
-    return converged ? elements.template operator()<true>() : elements.template operator()<false>();
+    if constexpr (sizeof(T) < 16)
+      if (p->halo) return elements.template operator()<true, true>();
+    return converged ? elements.template operator()<true, false>() : elements.template operator()<false, false>();
   });
 }
 

@@ -264,9 +264,12 @@ struct packed_origin {
   bool full = true;
 };
 
-// Params: packed_params or runs_params (the same tile-grid fields).
-template <class Params>
-XPOSE_HD inline packed_origin packed_origin_of(const Params& p, std::uint32_t tile) {
+// Params: packed_params or runs_params (the same tile-grid fields). With kStart, *dim_start also
+// receives the tile's first coordinate along dim `dim` (permute_runs' owned output ends); without
+// it the code is what every other kernel compiled before.
+template <bool kStart = false, class Params>
+XPOSE_HD inline packed_origin packed_origin_of(const Params& p, std::uint32_t tile, int dim = kPackedNoDim,
+                                               int* dim_start = nullptr) {
   packed_origin o;
   std::uint32_t rem = p.panel.w > 1 ? panel_to_first(p.panel, tile) : tile;
   // Step s = rank takes p.tile_first (none when unset); steps rank-1 .. 0 take the dims last first,
@@ -280,6 +283,9 @@ XPOSE_HD inline packed_origin packed_origin_of(const Params& p, std::uint32_t ti
     const int c = static_cast<int>(rem - q * static_cast<std::uint32_t>(p.ntiles[k]));
     rem = q;
     const int start = c * p.t[k];
+    if constexpr (kStart) {
+      if (k == dim) *dim_start = start;
+    }
     o.in += start * p.in_stride[k];
     o.out += start * p.out_stride[k];
     const int left = p.ext[k] - start;

@@ -119,23 +119,44 @@ bool runs_plan(const problem& pr, runs_params* out, const char** reason) {
   ban_out[out_fast] = 1;
   const auto a_choices = side_choices(pr, true, ban_out, max_a);
 
-  side_choice best_a, best_b;
-  double best = -1;
-  for (const auto& a : a_choices) {
+  // The best B side for input run a with `spare` rows left over (owned ends' halo, below).
+  auto best_b_for = [&](const side_choice& a, int spare, side_choice* out) {
     const int nc_in = chunks_of(a.length, s);
     const int row = row_pitch(nc_in);
     std::vector<char> ban(pr.rank, 0);
     for (int d : a.dims) ban[d] = 1;
     // B rows of `row` bytes plus the tables within the shared-memory budget, and B * nc_in chunks
     // within the loads of one pass.
-    const std::int64_t max_b = std::min<std::int64_t>({(kRunsMaxSmem - 4 * a.length) / (row + 8),
-                                                       std::int64_t{kRunsThreads} * kRunsLoads / nc_in,
+    const std::int64_t max_b = std::min<std::int64_t>({(kRunsMaxSmem - 4 * a.length) / (row + 8) - spare,
+                                                       std::int64_t{kRunsThreads} * kRunsLoads / nc_in - spare,
                                                        (kRunsMaxRunBytes - 16 + s) / s});
-    if (max_b < 1) continue;
+    double top = -1;
+    if (max_b < 1) return top;
     for (const auto& b : side_choices(pr, false, ban, max_b)) {
       const double score = tile_score(pr, a, b, nc_in);
-      if (score > best) best = score, best_a = a, best_b = b;
+      if (score > top) top = score, *out = b;
     }
+    return top;
+  };
+  side_choice best_a, best_b;
+  double best = -1;
+  for (const auto& a : a_choices) {
+    side_choice b;
+    const double score = best_b_for(a, 0, &b);
+    if (score > best) best = score, best_a = a, best_b = b;
+  }
+  // Owned ends need 16 / s - 1 rows more where tiles cut the B side's last dim. Where the best tile
+  // leaves no room for them, the same input run with a B side that does is taken if it keeps 90% of
+  // the run (f32 [7262,22,5,2,7,6]: 85 -> 82; [817,8,6,18,19,5] would go 72 -> 48 and keeps 72).
+  const int halo_rows = 16 / s - 1;
+  if (kRunsOwnEnds && best >= 0 && halo_rows > 0 && !best_b.dims.empty() &&
+      best_b.t_last < pr.dims[best_b.dims.back()].extent) {
+    const int nc_in = chunks_of(best_a.length, s);
+    const bool fits = (best_b.length + halo_rows) * nc_in <= std::int64_t{kRunsThreads} * kRunsLoads &&
+                      (best_b.length + halo_rows) * row_pitch(nc_in) + 4 * (2 * (best_b.length + halo_rows) + best_a.length) <=
+                          kRunsMaxSmem;
+    side_choice b;
+    if (!fits && best_b_for(best_a, halo_rows, &b) >= 0 && b.length * 10 >= best_b.length * 9) best_b = b;
   }
   if (best < 0) {
     *reason = "permute_runs found no run on either side";
@@ -186,7 +207,19 @@ bool runs_plan(const problem& pr, runs_params* out, const char** reason) {
   p.rot_log = 0;
   while ((1 << p.rot_log) < w) ++p.rot_log;
   p.rot_mask = 128 / w - 1;
-  p.smem_bytes = p.B * p.row_bytes + 4 * (2 * p.B + p.A);
+  // Owned output ends (runs_tile.hpp) where tiles cut the B side's last dim, elements have partial
+  // chunks (under 16 bytes) and the halo's rows fit the loads, shared memory and 32-bit offsets.
+  const int last_b = p.b_dims[p.nb - 1];
+  const int halo = 16 / s - 1;
+  const std::int64_t halo_reach =
+      max_in + static_cast<std::int64_t>((halo + p.b_unit - 1) / p.b_unit) * p.in_stride[last_b];
+  if (kRunsOwnEnds && halo > 0 && p.t[last_b] < p.ext[last_b] &&
+      (p.B + halo) * p.nc_in <= kRunsThreads * kRunsLoads &&
+      (p.B + halo) * p.row_bytes + 4 * (2 * (p.B + halo) + p.A) <= kRunsMaxSmem && halo_reach < (std::int64_t{1} << 31)) {
+    p.halo = halo;
+    p.b_last = last_b;
+  }
+  p.smem_bytes = (p.B + p.halo) * p.row_bytes + 4 * (2 * (p.B + p.halo) + p.A);
   set_tile_order(p, pr.elem_bytes);
   *out = p;
   return true;

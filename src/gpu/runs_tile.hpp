@@ -26,6 +26,19 @@
 // a of run b is then at row_word(b) + a * s, row_word(b) = b * P + r(b) + mis(b), mis(b) the run's
 // offset from its aligned base: the kernel keeps row_word per tile in a table, so a gathered element
 // costs one add and two shared loads. Rows start w-byte aligned, so chunks are stored as 16 / w words.
+//
+// Owned output ends (halo > 0, planned where tiles cut the B side's last dim and elements are under
+// 16 bytes). An output run's B dims are consecutive in the output, so the runs of the tiles along
+// that dim are slices of one longer run, contiguous in memory. Without ownership each tile writes
+// the aligned chunks its slice touches, and the (usually two) chunks its slice shares with a
+// neighbour in pieces (chunk_ops.cuh store_run_chunk). Those pieces were what the slowest suite
+// plans spent their time on: storing them whole instead, a probe with wrong outputs, ran 16 of them
+// 2.5-17.9 points of copy faster, with 2.5 times fewer L2 write requests on i8
+// [776,12,21,3,8,19,3] (H100, 2026-12-06, docs/performance.md, sixty-eighth session). With
+// ownership a tile writes the chunks whose first byte lies in its slice, whole, reading the bytes
+// past its slice from `halo` more input runs (the next slice's first 16 / s - 1 elements, rows B ..
+// B + halo - 1, loaded like the tile's own), and skips the chunk its slice starts inside of, which
+// the previous tile wrote. Only the longer run's own two ends are still written in pieces.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +55,9 @@ inline constexpr int kRunsThreads = 256;
 inline constexpr int kRunsLoads = 4;
 inline constexpr int kRunsMaxRunBytes = 512;      // A * s and B * s at most: 16 - 32 chunks a run
 inline constexpr int kRunsMaxSmem = 40 * 1024;    // rows plus tables: 5 blocks per SM at least
+// Owned output ends (below): planned where they apply. A switch, so that one build can be measured
+// with and without them.
+inline constexpr bool kRunsOwnEnds = true;
 
 struct runs_params {
   int rank = 0;  // the normalised problem's dims (output order); the fields below index them
@@ -63,7 +79,12 @@ struct runs_params {
   // aligned in shared memory), 128 / w of them; swz_shift = log2(16 / s).
   int swz_shift = 0, rot_log = 2, rot_mask = 31;
   std::int64_t in_span_bytes = 0;   // bytes from the input's first element to past its last
-  int smem_bytes = 0;               // B rows of P bytes, then row_word[B], in_off[B], out_off[A] (int32)
+  // Owned output ends (halo > 0): a tile writes the aligned output chunks whose first byte lies in
+  // its slice of the output run's dims and none before it, loading `halo` (16 / s - 1) more input
+  // runs, the next slice's first elements, for the chunk that crosses into it (see below).
+  int halo = 0;
+  int b_last = kPackedNoDim;        // the B dim tiles cut (b_dims[nb - 1]) when halo > 0
+  int smem_bytes = 0;               // B + halo rows of P bytes, then row_word[B + halo], in_off[B + halo], out_off[A] (int32)
 };
 
 XPOSE_HD inline int runs_shift(const runs_params& p, int b) {
@@ -81,16 +102,27 @@ XPOSE_HD inline int runs_chunk_byte(const runs_params& p, int b, int k) {
 }
 
 // Offset, in elements, of coordinate `i` of one side's run over the other side's strides:
-// in_off[b] (B dims, input strides) and out_off[a] (A dims, output strides).
+// in_off[b] (B dims, input strides) and out_off[a] (A dims, output strides). The side's last dim
+// takes what is left of i, so indices past the run (the halo's, b >= B) go on along it.
 XPOSE_HD inline std::int32_t runs_side_offset(const runs_params& p, bool b_side, int i) {
   std::int64_t off = 0;
   const int n = b_side ? p.nb : p.na;
   for (int j = 0; j < n; ++j) {
     const int d = b_side ? p.b_dims[j] : p.a_dims[j];
-    off += static_cast<std::int64_t>(i % p.t[d]) * (b_side ? p.in_stride[d] : p.out_stride[d]);
+    const int c = j + 1 < n ? i % p.t[d] : i;
+    off += static_cast<std::int64_t>(c) * (b_side ? p.in_stride[d] : p.out_stride[d]);
     i /= p.t[d];
   }
   return static_cast<std::int32_t>(off);
+}
+
+// Input runs of a tile whose slice of the B dims starts at coordinate b_start of b_last, halo
+// included: the tile's own lb, plus the halo where the next slice exists (dims before b_last are
+// whole, so the run's elements are b_unit per step of b_last).
+XPOSE_HD inline int runs_rows_of(const runs_params& p, int lb, int b_start) {
+  if (p.halo == 0) return lb;
+  const std::int64_t after = static_cast<std::int64_t>(p.ext[p.b_last] - b_start - p.t[p.b_last]) * p.b_unit;
+  return lb + static_cast<int>(after < 0 ? 0 : (after < p.halo ? after : p.halo));
 }
 
 // Host side (runs_tile.cpp): fills *p for a normalised problem, or returns false with *reason

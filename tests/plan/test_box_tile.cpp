@@ -65,7 +65,19 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
                p.row_bytes < p.run_in * s || (p.vec_rows && p.row_bytes % 16) || (p.swizzle == kBoxWords && s > 4) ||
                p.tile_bytes % 128))
     return "the rows do not fit the tile";
-  if (box_gtab_index(p, p.run_out - 1) >= p.gtab_len) return "gtab too short";
+  if (box_gtab_index(p, p.gather_run - 1) >= p.gtab_len) return "gtab too short";
+  // Owned ends (box_tile.hpp): the halo's slices along the output run's last dim, outside the input run.
+  if (p.halo) {
+    const int d = p.out_order[p.out_run_dims - 1];
+    if (p.halo_dim != d || p.cut_b != d || p.halo * p.out_unit < V - 1 || (p.halo - 1) * p.out_unit >= V - 1 ||
+        p.gather_run != p.run_out + p.halo * p.out_unit || p.runs_in * p.t[d] != p.volume / p.run_in * box_t(p, d))
+      return "the halo's parameters";
+    for (int i = 0; i < p.in_run_dims; ++i)
+      if (p.in_order[i] == d) return "a halo along an input run dim";
+    if (!box_store_converged(p, s, 0)) return "owned ends where the store is not converged";
+  } else if (p.halo_dim != kPackedNoDim || p.gather_run != p.run_out) {
+    return "the halo's parameters";
+  }
   std::vector<std::int32_t> in_off(p.runs_in), in_base(p.runs_in), out_off(p.runs_out), out_base(p.runs_out);
   std::vector<std::uint32_t> gtab(p.gtab_len, 0xffffffffu);
   std::vector<std::uint32_t> in_cut(p.runs_in), out_cut(p.runs_out);
@@ -81,13 +93,13 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
   }
   // As the kernel builds it: each word's entry, then (after its barrier) the next entry's in the
   // high half (box_gtab_word).
-  for (int j = 0; j < p.run_out; ++j) {
+  for (int j = 0; j < p.gather_run; ++j) {
     if (gtab[box_gtab_index(p, j)] != 0xffffffffu) return "two gtab entries share a word";
     const std::int32_t entry = box_gtab_of(p, j);
     if (entry < 0 || entry >= 65536) return "a gtab entry does not fit 16 bits";
     gtab[box_gtab_index(p, j)] = box_gtab_word(entry, 0);
   }
-  for (int j = 0; j + 1 < p.run_out; ++j)
+  for (int j = 0; j + 1 < p.gather_run; ++j)
     gtab[box_gtab_index(p, j)] |= (gtab[box_gtab_index(p, j + 1)] & 0xffffu) << 16;
 
   std::vector<int> smem(p.tile_bytes);
@@ -98,11 +110,19 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
   // 0 there, which no run byte may come from).
   auto in_byte = [&](std::int64_t at) { return at >= 0 && at < in_bytes ? static_cast<int>(io.in[at]) : -1; };
   for (std::int64_t t = 0; t < p.tiles; ++t) {
-    const packed_origin o = packed_origin_of(p, static_cast<std::uint32_t>(t));
+    int start = 0;  // the tile's coordinate along halo_dim (owned ends)
+    const packed_origin o = p.halo ? packed_origin_of<true>(p, static_cast<std::uint32_t>(t), p.halo_dim, &start)
+                                   : packed_origin_of(p, static_cast<std::uint32_t>(t));
+    const packed_origin ol = box_load_origin(p, o, start);
     const int run_bytes = s * box_run_length(o, p.run_in, p.in_unit, p.in_lim);
     const int out_run_bytes = s * box_run_length(o, p.run_out, p.out_unit, p.out_lim);
     if (run_bytes < s || run_bytes > p.run_in * s || out_run_bytes < s || out_run_bytes > p.run_out * s)
       return "edge lengths out of range";
+    // The elements an output run's gather may read (its own and the live halo's), and whether a
+    // chunk that is not whole may be stored: at the longer run's own ends only, where ends are owned.
+    const int glen = out_run_bytes / s + (p.halo ? box_halo_live(p, start) * p.out_unit : 0);
+    const bool long_end = !p.halo || glen == (p.ext[p.halo_dim] - start) * p.out_unit;
+    auto piece_ok = [&](int first) { return first < 0 ? start == 0 : long_end; };
     const std::int64_t tin = o.in * s, tout = o.out * s;
     std::fill(smem.begin(), smem.end(), -2);  // -2: not stored this tile; -1: stored, no run byte
     // Raw rows: the tile's shift, added to every shared address of the gather.
@@ -112,7 +132,7 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
       const int r = static_cast<int>(p.nc_in_div.div(static_cast<std::uint32_t>(u)));
       const int k = u - r * p.nc_in;
       if (r != u / p.nc_in) return "nc_in division";
-      if (!(o.full || packed_in_bounds(o, in_cut[r]))) continue;
+      if (!(ol.full || packed_in_bounds(ol, in_cut[r]))) continue;
       const std::int64_t s0 = tin + in_off[r];
       const int m = static_cast<int>((in_mis + s0) & 15);
       if (16 * k >= m + run_bytes) continue;
@@ -134,7 +154,7 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
       const int k = u - r * p.nc_in;
       if (r != u / p.nc_in) return "nc_in division";
       const int left = run_bytes - 16 * k;
-      if (left <= 0 || !(o.full || packed_in_bounds(o, in_cut[r]))) continue;
+      if (left <= 0 || !(ol.full || packed_in_bounds(ol, in_cut[r]))) continue;
       const std::int64_t s0 = tin + in_off[r] + 16 * k;
       const int m = static_cast<int>((in_mis + s0) & 15);
       const std::int64_t a = s0 - m;  // from the pointer; in_mis + a is 16-byte aligned
@@ -229,11 +249,12 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
           ++whole_chunk_items;
           continue;
         }
+        if (first < 0 && start > 0) continue;  // owned ends: the previous tile's chunk
         ++converged_items;
         // As box_store_words' converged form: V words gathered from element `from` of the run (indices clamped in
         // runs shorter than a chunk), then each live run's chunk stored by store_run_chunk: one
         // vector where the chunk is whole, else its own elements.
-        const int len = out_run_bytes / s;
+        const int len = glen;
         const int from = len >= V ? std::min(first > 0 ? first / s : 0, len - V) : 0;
         const box_wide gw = box_wide_of(p, gtab.data(), base, from, len < V ? len : V);
         std::vector<int> word_at(V);
@@ -249,7 +270,8 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
           if (const std::string e = word_loads(lin); !e.empty()) return e;
           word_at[i] = lin;
         }
-        const bool vector = first >= 0 && first + 16 <= out_run_bytes;
+        const bool vector = first >= 0 && first + 16 <= len * s;
+        if (!vector && !piece_ok(first)) return "a partial chunk where the next slice goes on";
         for (int m = 0; m < g.members; ++m) {
           const int r = g.run0 + m * p.wg_lo;
           if (!(o.full || packed_in_bounds(o, out_cut[r]))) continue;
@@ -281,14 +303,16 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
       const int first = 16 * j - static_cast<int>((out_mis + rs) & 15);
       if (first >= out_run_bytes) continue;
       if (first % s) return "an output chunk splits an element";
-      const bool vector = first >= 0 && first + 16 <= out_run_bytes;
-      if (vector && (out_mis + rs + first) % 16) return "an output vector is not aligned";
       if (box_store_converged(p, s, out_mis)) {
+        if (first < 0 && start > 0) continue;  // owned ends: the previous tile's chunk
         // The converged form: V elements gathered from element `from` of the run (indices clamped
         // in runs shorter than a chunk), then store_run_chunk: the whole vector, or the chunk's own
         // elements.
         ++element_converged_items;
-        const int len = out_run_bytes / s;
+        const int len = glen;
+        const bool vector = first >= 0 && first + 16 <= len * s;
+        if (vector && (out_mis + rs + first) % 16) return "an output vector is not aligned";
+        if (!vector && !piece_ok(first)) return "a partial chunk where the next slice goes on";
         const int from = len >= V ? std::min(first > 0 ? first / s : 0, len - V) : 0;
         const int base = out_base[r] + sh;
         const box_wide gw = box_wide_of(p, gtab.data(), base, from, len < V ? len : V);
@@ -315,6 +339,8 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
         continue;
       }
       ++element_whole_items;
+      const bool vector = first >= 0 && first + 16 <= out_run_bytes;
+      if (vector && (out_mis + rs + first) % 16) return "an output vector is not aligned";
       const int b0 = first / s;
       const int base = out_base[r] + sh;
       box_wide g;
@@ -368,6 +394,7 @@ TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
   std::mt19937_64 rng(20261201);
   int planned = 0, cut_both = 0, strided = 0, row_copies = 0, swizzled = 0, words = 0, wide = 0, narrow = 0;
   int word_gather = 0, exact_chunks = 0, whole_form = 0, raw = 0, raw_shifted = 0, first = 0, paneled = 0;
+  int owned = 0, owned_wide = 0, owned_small = 0;  // owned ends, with a one-dim output run, by slices of under 16 B
   const long whole_before = element_whole_items, converged_before = element_converged_items;
   for (int c = 0; c < 900; ++c) {
     bool padded = false;
@@ -413,7 +440,11 @@ TEST(BoxTile, RandomPermutationsMoveEveryElementOnce) {
     raw += p.raw;
     raw_shifted += p.raw && in_mis != 0;
     first += p.tile_first != kPackedNoDim;
+    owned += p.halo > 0;
+    owned_wide += p.halo > 0 && p.out_run_dims == 1;
+    owned_small += p.halo > 1;
   }
+  std::printf("owned %d wide %d small %d of %d\n", owned, owned_wide, owned_small, planned);
   EXPECT_GT(planned, 500);
   EXPECT_GT(first, 15);  // tiles numbered along an input dim first (tile_first_dim)
   EXPECT_GT(paneled, 30);  // and in panels with a partial last one
@@ -445,6 +476,7 @@ TEST(BoxTile, WordGatherRandomPermutations) {
   std::mt19937_64 rng(20261130);
   int planned = 0, gathered = 0, partial = 0, wide = 0, narrow = 0, swizzled = 0, cut = 0, exact = 0, whole_form = 0;
   int shifted = 0, shifted_phase = 0;  // raw rows' word gather, and at a tile shift off whole words
+  int owned = 0;                       // with owned output ends
   const long whole_before = whole_chunk_items, converged_before = converged_items;
   for (int c = 0; c < 600; ++c) {
     const int rank = 2 + static_cast<int>(rng() % 4);
@@ -490,7 +522,9 @@ TEST(BoxTile, WordGatherRandomPermutations) {
     whole_form += p.words && !box_store_converged(p, eb, out_mis * eb);
     shifted += p.words_shift;
     shifted_phase += p.words_shift && in_mis % 4 != 0;
+    owned += p.words && p.halo;
   }
+  std::printf("words owned %d of %d\n", owned, gathered);
   EXPECT_GT(planned, 150);
   // The planner takes the word gather's box in about a sixth of these (it depends on
   // kWordGatherGain): elsewhere a box whose output run includes d0 scored higher.
@@ -584,6 +618,37 @@ TEST(BoxTile, ShiftedWordGatherOnSuiteShapes) {
     const char* reason = "";
     ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
     EXPECT_TRUE(p.raw && p.words && p.words_shift) << fmt::format("{}", fmt::join(d.extents, ","));
+  }
+}
+
+// Owned output ends (box_tile.hpp) on the suite's slowest i8 / f16 shapes with a smaller slowest
+// dim: the word gather with a halo of one slice (i8 [776,12,21,3,8,19,3]) and of three (the i8
+// reversal [92,201,168,85], 85-byte slices), the element gather with one of two (f16). Each is
+// emulated at several pointer misalignments: every output byte once, pieces only at the longer
+// runs' own ends.
+TEST(BoxTile, OwnedEndsOnSuiteShapes) {
+  struct owned_case {
+    std::vector<std::int64_t> extents;
+    std::vector<int> perm;
+    int elem_bytes, halo;
+    bool words;
+  };
+  const owned_case cases[] = {
+      {{16, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 1, 1, true},
+      {{6, 50, 168, 85}, {3, 2, 1, 0}, 1, 3, true},
+      {{4, 50, 168, 85}, {3, 2, 1, 0}, 2, 2, false},
+  };
+  for (const auto& k : cases) {
+    xpose::permute_desc d;
+    d.extents = k.extents, d.perm = k.perm, d.elem_bytes = k.elem_bytes;
+    const std::string box = fmt::format("{} elem {}", fmt::join(d.extents, ","), d.elem_bytes);
+    box_params p;
+    const char* reason = "";
+    ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
+    EXPECT_EQ(p.halo, k.halo) << box;
+    EXPECT_EQ(p.words, k.words) << box;
+    const int V = 16 / k.elem_bytes;
+    for (int mis = 0; mis < V; mis += 5) EXPECT_EQ(emulate(d, p, mis, (mis * 7 + 3) % V, 31 + mis), "") << box;
   }
 }
 

@@ -32,28 +32,33 @@ std::string emulate(const xpose::permute_desc& d, const runs_params& p, int in_m
 
   const std::uint64_t in_base = (1u << 20) + in_mis * s, out_base = (3u << 20) + out_mis * s;
   const std::uint64_t in_end = in_base + in_bytes;
-  if (p.B * p.nc_in > kRunsThreads * kRunsLoads) return "the input chunks exceed one pass of loads";
-  if (p.smem_bytes != p.B * p.row_bytes + 4 * (2 * p.B + p.A) || p.smem_bytes > kRunsMaxSmem)
+  const int rows_max = p.B + p.halo;
+  if (rows_max * p.nc_in > kRunsThreads * kRunsLoads) return "the input chunks exceed one pass of loads";
+  if (p.smem_bytes != rows_max * p.row_bytes + 4 * (2 * rows_max + p.A) || p.smem_bytes > kRunsMaxSmem)
     return "shared memory size";
-  std::vector<std::int32_t> in_off(p.B), out_off(p.A);
-  for (int b = 0; b < p.B; ++b) in_off[b] = runs_side_offset(p, true, b);
+  if (p.halo && (p.halo != V - 1 || p.b_last != p.b_dims[p.nb - 1])) return "the halo's parameters";
+  std::vector<std::int32_t> in_off(rows_max), out_off(p.A);
+  for (int b = 0; b < rows_max; ++b) in_off[b] = runs_side_offset(p, true, b);
   for (int a = 0; a < p.A; ++a) out_off[a] = runs_side_offset(p, false, a);
-  std::vector<int> smem(p.B * p.row_bytes), row_word(p.B);
+  std::vector<int> smem(rows_max * p.row_bytes), row_word(rows_max);
 
   for (std::int64_t t = 0; t < p.tiles; ++t) {
-    const packed_origin o = packed_origin_of(p, static_cast<std::uint32_t>(t));
+    int b_start = 0;
+    const packed_origin o = p.halo ? packed_origin_of<true>(p, static_cast<std::uint32_t>(t), p.b_last, &b_start)
+                                   : packed_origin_of(p, static_cast<std::uint32_t>(t));
     const int la = o.lim_a < kPackedNoLimit ? p.a_unit * static_cast<int>(o.lim_a) : p.A;
     const int lb = o.lim_b < kPackedNoLimit ? p.b_unit * static_cast<int>(o.lim_b) : p.B;
-    if (la < 1 || la > p.A || lb < 1 || lb > p.B) return "edge lengths out of range";
+    const int rows = runs_rows_of(p, lb, b_start);
+    if (la < 1 || la > p.A || lb < 1 || lb > p.B || rows < lb || rows > rows_max) return "edge lengths out of range";
     const std::uint64_t tin = in_base + o.in * s, tout = out_base + o.out * s;
     const int run_bytes = la * s;
     std::fill(smem.begin(), smem.end(), -1);  // -1: not stored this tile
     std::fill(row_word.begin(), row_word.end(), -1);
-    std::vector<char> chunk_taken(p.B * p.row_bytes, 0);
-    for (int u = 0; u < p.B * p.nc_in; ++u) {
+    std::vector<char> chunk_taken(rows_max * p.row_bytes, 0);
+    for (int u = 0; u < rows_max * p.nc_in; ++u) {
       const int b = static_cast<int>(p.nc_in_div.div(static_cast<std::uint32_t>(u)));
       const int k = u - b * p.nc_in;
-      if (b >= lb) continue;
+      if (b >= rows) continue;
       const std::uint64_t rs = tin + static_cast<std::uint64_t>(in_off[b]) * s;
       const int mis = static_cast<int>(rs & 15);
       if (k == 0) row_word[b] = runs_row_word(p, b, mis);
@@ -80,15 +85,21 @@ std::string emulate(const xpose::permute_desc& d, const runs_params& p, int in_m
       const std::uint64_t rs = tout + static_cast<std::uint64_t>(out_off[a]) * s;
       const int first = 16 * j - static_cast<int>(rs & 15);
       if (first >= lb * s) continue;
+      if (first < 0 && b_start > 0) continue;  // owned ends: the previous tile's chunk
       if (first % s) return "an output chunk splits an element";
       const int b0 = first / s;
       const std::uint64_t c = rs + first;
-      const bool vector = first >= 0 && first + 16 <= lb * s;
+      const bool vector = first >= 0 && first + 16 <= rows * s;
       if (vector && c % 16) return "an output vector is not aligned";
+      // Owned ends: pieces only at the longer run's own end (its head is the first < 0 chunk of the
+      // first slice), never where the next slice goes on.
+      if (p.halo && !vector && first >= 0 &&
+          static_cast<std::int64_t>(b_start) * p.b_unit + rows != static_cast<std::int64_t>(p.ext[p.b_last]) * p.b_unit)
+        return "a partial chunk where the next slice goes on";
       for (int i = 0; i < V; ++i) {
         const int b = b0 + i;
-        if (!vector && (b < 0 || b >= lb)) continue;
-        if (b < 0 || b >= lb) return "a vector reads outside the tile";
+        if (!vector && (b < 0 || b >= rows)) continue;
+        if (b < 0 || b >= rows) return "a vector reads outside the tile";
         if (row_word[b] < 0) return "a row's word was not recorded";
         const int at = row_word[b] + a * s;
         if (at % s) return "a shared element is not aligned";
@@ -107,7 +118,7 @@ std::string emulate(const xpose::permute_desc& d, const runs_params& p, int in_m
 
 TEST(RunsTile, RandomPermutationsMoveEveryElementOnce) {
   std::mt19937_64 rng(20261130);
-  int planned = 0, cut_both = 0, strided = 0, first = 0, paneled = 0;
+  int planned = 0, cut_both = 0, strided = 0, first = 0, paneled = 0, owned = 0;
   for (int c = 0; c < 800; ++c) {
     const int rank = 2 + static_cast<int>(rng() % 7);
     const int eb = 1 << (rng() % 5);
@@ -143,6 +154,13 @@ TEST(RunsTile, RandomPermutationsMoveEveryElementOnce) {
       paneled += q.panel.full_r * q.panel.nk < q.tiles;
       ASSERT_EQ(emulate(d, q, in_mis, out_mis, 77 + c), "") << "in panels of " << q.panel.w;
     }
+    if (p.halo) {  // the same tiles without owned ends (the plans that do not qualify run so)
+      auto q = p;
+      q.halo = 0, q.b_last = kPackedNoDim;
+      q.smem_bytes = q.B * q.row_bytes + 4 * (2 * q.B + q.A);
+      ASSERT_EQ(emulate(d, q, in_mis, out_mis, 77 + c), "") << "without owned ends";
+      ++owned;
+    }
     ++planned;
     cut_both += p.cut_a != kPackedNoDim && p.cut_b != kPackedNoDim;
     first += p.tile_first != kPackedNoDim;
@@ -151,6 +169,7 @@ TEST(RunsTile, RandomPermutationsMoveEveryElementOnce) {
   EXPECT_GT(cut_both, 15);  // edge tiles on both sides are common enough to test
   EXPECT_GT(first, 30);     // and tiles numbered along an input dim first (tile_first_dim)
   EXPECT_GT(paneled, 30);  // and in panels with a partial last one
+  EXPECT_GT(owned, 60);    // and with owned output ends (runs_tile.hpp): 92 of 800 when written
 }
 
 TEST(RunsTile, OddSuitePermutationGetsLongRuns) {

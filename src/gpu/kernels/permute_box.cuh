@@ -61,6 +61,11 @@
 //      (g, j) is chunk j of a group of 4 / s runs, gathered as words, in the same two forms. Over
 //      raw rows the group's bytes may start anywhere in a word (Shift: two word loads and a funnel
 //      per word; i8 suite, forty-second session: 5 boxes, +1 to +3 points where it moved them).
+//   Owned output ends (p.halo > 0, box_tile.hpp; kernels of their own, template Owned): step 1
+//      also loads the halo's input rows (the load box; those past the tensor are skipped through
+//      box_load_origin), and step 2's converged store gathers over the run and the halo's elements
+//      (glen), writing whole the chunk that crosses into the next slice and skipping the one its own
+//      slice starts inside of (first_min) unless the tile is the first along halo_dim.
 //
 // What limits it (H200, Nsight Compute, 2026-11-30, [2048,256,512] perm 2,1,0 i8 at 45-59% of
 // copy), before the word gather: instructions. The gather cost about 8 per byte (address, swizzle,
@@ -130,12 +135,12 @@ __device__ __forceinline__ void box_words_to_runs(const std::uint32_t (&w)[16 / 
 // f and the aligned address derived per word (lin & 3, lin & ~3) the shifted granule-swizzled
 // chunk cost 262-321 SASS instructions for 64 bytes, against 165-225 unshifted (forty-seventh
 // session). sh: the raw tile's shift (box_tile.hpp), 0 for realigned rows.
-template <class T, int Mode, bool Converged, bool Shift>
+template <class T, int Mode, bool Converged, bool Shift, bool Owned>
 __device__ __forceinline__ void box_store_words(const box_params& p, const unsigned char* tile, const std::uint32_t* gtab,
                                                 const std::int32_t* out_off, const std::uint32_t* out_cut,
                                                 const std::int32_t* out_base, const packed_origin& o,
                                                 unsigned char* outb, std::int64_t tout, int out_mis, int out_run_bytes,
-                                                int sh) {
+                                                int sh, int glen, int first_min) {
   constexpr int S = sizeof(T), V = 16 / S, G = 4 / S;
   // The word of the group's G runs whose bytes start f bytes past the aligned linear byte `a` (f is
   // 0 unless Shift).
@@ -163,6 +168,7 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
     const std::int64_t rs0 = tout + static_cast<std::int64_t>(out_off[g.run0]) * S;
     const int first = 16 * j - static_cast<int>((out_mis + rs0) & 15);
     if (first >= out_run_bytes) continue;
+    if (Owned && first < first_min) continue;  // owned ends: the previous tile's chunk
     // The chunk's byte phase f (Shift only) and its words' aligned base: every address below is
     // base plus whole words (gtab entries, out_fast_pitch), so each is aligned and keeps f.
     const int f = Shift ? (out_base[g.run0] + sh) & 3 : 0;
@@ -174,7 +180,7 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
       // own (a table load and G element stores per element), a warp with chunks of a few runs ran
       // at 14.7 active threads of 32 (i8 [92,201,168,85] perm 3,2,1,0, Nsight Compute, H200,
       // 2026-11-30, results/box-stalls-2026-11-30t.log).
-      const int len = out_run_bytes / S;
+      const int len = glen;  // the run's elements, and its halo's (owned ends)
       const int from = run_chunk_from<S>(first, len);
       std::uint32_t w[V];
       auto gather = [&](auto clamp) {
@@ -244,9 +250,11 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
   }
 }
 
-template <class T, int Mode, int MinBlocks, bool Words = false, bool Converged = false, bool Shift = false>
+template <class T, int Mode, int MinBlocks, bool Words = false, bool Converged = false, bool Shift = false,
+          bool Owned = false>
 __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     permute_box_kernel(const T* __restrict__ in, T* __restrict__ out, box_params p) {
+  static_assert(!Owned || Converged, "owned ends are planned only where the converged store runs (box_tile.cpp)");
   constexpr int S = sizeof(T), V = 16 / S;
   // Bulk rows (p.bulk) are planned only for elements of at most kBoxBulkMaxElem bytes in plain rows,
   // so every other kernel carries their path (bulk copies, mbarrier, run-table loads, fence) as
@@ -293,18 +301,24 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
       out_cut[o] = run.cut;
       out_base[o] = run.base;
     }
-    for (int j = tid; j < p.run_out; j += kBoxThreads)
+    for (int j = tid; j < p.gather_run; j += kBoxThreads)
       gtab[box_gtab_index(p, j)] =
-          box_gtab_word(box_gtab_of(p, j), !p.wide && j + 1 < p.run_out ? box_gtab_of(p, j + 1) : 0);
+          box_gtab_word(box_gtab_of(p, j), !p.wide && j + 1 < p.gather_run ? box_gtab_of(p, j + 1) : 0);
   };
   // The tile's origin: one thread computes the next one during this tile's stores and publishes it
   // at the closing barrier (a division chain over every dim, as in permute_runs).
+  // With owned ends (p.halo) also the tile's first coordinate along halo_dim.
   __shared__ packed_origin next_origin;
+  __shared__ int next_start;
+  auto origin_of = [&](std::uint32_t t) {
+    if constexpr (Owned) next_origin = packed_origin_of<true>(p, t, p.halo_dim, &next_start);
+    else next_origin = packed_origin_of(p, t);
+  };
   // Bulk rows (p.bulk): the barrier their copies complete on, and the parity of its current phase.
   __shared__ std::uint64_t rows_bar;
   unsigned rows_phase = 0;
   const auto tiles = static_cast<std::uint32_t>(p.tiles);
-  if (tid == 0 && blockIdx.x < tiles) next_origin = packed_origin_of(p, blockIdx.x);
+  if (tid == 0 && blockIdx.x < tiles) origin_of(blockIdx.x);
   if (tid == 0 && p.bulk && kMayBulk) {
     tma::mbar_init(&rows_bar, 1);
     tma::fence_mbar_init();
@@ -321,6 +335,17 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     const packed_origin o = next_origin;
     const int run_bytes = S * box_run_length(o, p.run_in, p.in_unit, p.in_lim);
     const int out_run_bytes = S * box_run_length(o, p.run_out, p.out_unit, p.out_lim);
+    // Owned ends (box_tile.hpp): the tile's coordinate along halo_dim, the input rows it loads (its
+    // own and its live halo's: ol), and the elements of an output run its gather may read (glen).
+    // Kernels of their own (Owned): with these values decided at run time in every converged
+    // kernel, the 1-byte element kernel spilled 32-40 bytes at its 48 registers; as a template
+    // parameter no kernel spills more than before (ptxas -v, sixty-ninth session).
+    const int start = Owned ? next_start : 0;
+    const packed_origin ol = Owned ? box_load_origin(p, o, start) : o;
+    const int glen = out_run_bytes / S + (Owned ? box_halo_live(p, start) * p.out_unit : 0);
+    // The converged store's first chunk of a run: from its head chunk (first < 0) on, or, where the
+    // previous tile along halo_dim owns that chunk, from the first one starting in the run.
+    const int first_min = Owned && start > 0 ? 0 : -16;
     // The tile's input window starts at the aligned chunk holding its origin, 64 bits from `in`
     // (the input may span more than 2 GiB); offsets inside the window are 32-bit, the tile's reach
     // below 2 GiB (box_plan). tin, the origin inside the window, is 0-15: the window keeps the
@@ -347,7 +372,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     const bool bulk = p.bulk && inside && kMayBulk;
     if (bulk) {
       for (int r = tid; r < p.runs_in; r += kBoxThreads) {
-        if (!(o.full || packed_in_bounds(o, in_cut[r]))) continue;
+        if (!(ol.full || packed_in_bounds(ol, in_cut[r]))) continue;
         const std::int32_t s0 = tin + in_off[r];  // the run's first byte, from the window
         const int m = (in_mis + s0) & 15;
         const auto bytes = static_cast<unsigned>((m + run_bytes + 15) & ~15);
@@ -360,7 +385,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
       for (int u = tid; u < load_items; u += kBoxThreads) {
         const int r = static_cast<int>(p.nc_in_div.div(static_cast<std::uint32_t>(u)));
         const int k = u - r * p.nc_in;
-        if (!(o.full || packed_in_bounds(o, in_cut[r]))) continue;
+        if (!(ol.full || packed_in_bounds(ol, in_cut[r]))) continue;
         const std::int32_t s0 = tin + in_off[r];  // the run's first byte, from the window
         const int m = (in_mis + s0) & 15;
         if (16 * k >= m + run_bytes) continue;  // past the run's chunks
@@ -381,7 +406,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
         const int r = static_cast<int>(p.nc_in_div.div(static_cast<std::uint32_t>(u)));
         const int k = u - r * p.nc_in;
         const int left = run_bytes - 16 * k;  // the run's bytes from this chunk on
-        if (left <= 0 || !(o.full || packed_in_bounds(o, in_cut[r]))) continue;
+        if (left <= 0 || !(ol.full || packed_in_bounds(ol, in_cut[r]))) continue;
         const std::int32_t s0 = tin + in_off[r] + 16 * k;  // the run's byte 16k, from the window
         const int m = (in_mis + s0) & 15;
         const std::int32_t a = s0 - m;
@@ -418,11 +443,11 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
       tma::mbar_wait(&rows_bar, rows_phase);
       rows_phase ^= 1;
     }
-    if (tid == 0 && tile_id + gridDim.x < tiles) next_origin = packed_origin_of(p, tile_id + gridDim.x);
+    if (tid == 0 && tile_id + gridDim.x < tiles) origin_of(tile_id + gridDim.x);
 
     if constexpr (Words) {
-      box_store_words<T, Mode, Converged, Shift>(p, tile, gtab, out_off, out_cut, out_base, o, outb, tout, out_mis,
-                                                 out_run_bytes, sh);
+      box_store_words<T, Mode, Converged, Shift, Owned>(p, tile, gtab, out_off, out_cut, out_base, o, outb, tout, out_mis,
+                                                 out_run_bytes, sh, glen, first_min);
     } else {
     for (int u = tid; u < store_items; u += kBoxThreads) {
       const int r = static_cast<int>(nc_out.div.div(static_cast<std::uint32_t>(u)));
@@ -432,9 +457,12 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
       const int first = 16 * j - static_cast<int>((out_mis + rs) & 15);  // the chunk's first byte, from the run's
       if (first >= out_run_bytes) continue;
       if constexpr (Converged) {
+        // Owned ends: the chunk this slice starts inside of is the previous tile's.
+        if (Owned && first < first_min) continue;
         // Every chunk gathers V elements from `from` the same way, so head, tail and inner chunks
         // run one path (step 2 above: "Converged"); runs shorter than a chunk (edge tiles) clamp.
-        const int len = out_run_bytes / S;
+        // len: the run's elements, and its halo's (owned ends).
+        const int len = glen;
         const int from = run_chunk_from<S>(first, len);
         const int base = out_base[r] + sh;
         T e[V];

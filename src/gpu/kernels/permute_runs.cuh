@@ -17,6 +17,9 @@
 //      elements is written.
 // Tiles at the tensor's edge along the last A or B dim hold la = a_unit * lim_a <= A and
 // lb = b_unit * lim_b <= B elements of each run; both loops use them as their bounds.
+// Owned output ends (p.halo > 0, runs_tile.hpp): step 1 also loads the next slice's first halo
+// input runs (rows lb .. rows - 1, where that slice exists), and step 2 writes whole the chunk that
+// crosses into it, and skips the chunk its own slice starts inside of unless the slice is the first.
 //
 // Launch geometry: block kRunsThreads; grid min(tiles, resident blocks), each block looping;
 // dynamic shared memory p.smem_bytes (B rows of P bytes, then three int32 tables).
@@ -36,24 +39,31 @@ __global__ void __launch_bounds__(kRunsThreads, MinBlocks)
   constexpr int S = sizeof(T), V = 16 / S;
   extern __shared__ uint4 runs_smem_raw[];  // uint4: 16-byte aligned rows
   unsigned char* tile = reinterpret_cast<unsigned char*>(runs_smem_raw);
-  int* row_word = reinterpret_cast<int*>(tile + p.B * p.row_bytes);
-  int* in_off = row_word + p.B;
-  int* out_off = in_off + p.B;
+  const int rows_max = p.B + p.halo;  // input runs a tile may load: its own and the halo's
+  int* row_word = reinterpret_cast<int*>(tile + rows_max * p.row_bytes);
+  int* in_off = row_word + rows_max;
+  int* out_off = in_off + rows_max;
   const int tid = static_cast<int>(threadIdx.x);
-  for (int i = tid; i < p.B; i += kRunsThreads) in_off[i] = runs_side_offset(p, true, i);
+  for (int i = tid; i < rows_max; i += kRunsThreads) in_off[i] = runs_side_offset(p, true, i);
   for (int i = tid; i < p.A; i += kRunsThreads) out_off[i] = runs_side_offset(p, false, i);
   // The tile's origin: one thread computes the next one during this tile's stores and publishes it
   // at the closing barrier. A tile origin is a division chain over every dim (about 270 instructions
   // for rank 8, sm_90 SASS), which every thread computed for every tile before.
+  // With owned ends (p.halo) also the tile's first coordinate along the B side's cut dim.
   __shared__ packed_origin next_origin;
+  __shared__ int next_b_start;
+  auto origin_of = [&](std::uint32_t t) {
+    if (p.halo) next_origin = packed_origin_of<true>(p, t, p.b_last, &next_b_start);
+    else next_origin = packed_origin_of(p, t);
+  };
   const auto tiles = static_cast<std::uint32_t>(p.tiles);
-  if (tid == 0 && blockIdx.x < tiles) next_origin = packed_origin_of(p, blockIdx.x);
+  if (tid == 0 && blockIdx.x < tiles) origin_of(blockIdx.x);
   __syncthreads();
 
   // Each thread's load items are the same in every tile: their run b, chunk k (b << 8 | k; -1: none)
   // and the run's offset in_off[b], kept in registers.
   int slot_bk[kRunsLoads], slot_off[kRunsLoads];
-  const int load_items = p.B * p.nc_in;
+  const int load_items = rows_max * p.nc_in;
 #pragma unroll
   for (int i = 0; i < kRunsLoads; ++i) {
     const int u = tid + i * kRunsThreads;
@@ -70,8 +80,10 @@ __global__ void __launch_bounds__(kRunsThreads, MinBlocks)
   const int out_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) & 15);
   for (std::uint32_t tile_id = blockIdx.x; tile_id < tiles; tile_id += gridDim.x) {
     const packed_origin o = next_origin;
+    const int b_start = p.halo ? next_b_start : 0;
     const int la = o.lim_a < kPackedNoLimit ? p.a_unit * static_cast<int>(o.lim_a) : p.A;
     const int lb = o.lim_b < kPackedNoLimit ? p.b_unit * static_cast<int>(o.lim_b) : p.B;
+    const int rows = runs_rows_of(p, lb, b_start);  // lb and the halo's input runs
     const std::int64_t tin = o.in * S, tout = o.out * S;  // byte offsets of the tile's origin
     const int run_bytes = la * S;
 
@@ -82,7 +94,7 @@ __global__ void __launch_bounds__(kRunsThreads, MinBlocks)
       dst[i] = -1;
       if (slot_bk[i] < 0) continue;
       const int b = slot_bk[i] >> 8, k = slot_bk[i] & 0xff;
-      if (b >= lb) continue;
+      if (b >= rows) continue;
       const std::int64_t rs = tin + static_cast<std::int64_t>(slot_off[i]) * S;  // the run's first byte
       const int mis = static_cast<int>((in_mis + rs) & 15);
       if (k == 0) row_word[b] = runs_row_word(p, b, mis);
@@ -112,7 +124,7 @@ __global__ void __launch_bounds__(kRunsThreads, MinBlocks)
         for (int q = 0; q < kWords; ++q) reinterpret_cast<word*>(tile + dst[i])[q] = w[q];
       }
     __syncthreads();  // every thread has read next_origin
-    if (tid == 0 && tile_id + gridDim.x < tiles) next_origin = packed_origin_of(p, tile_id + gridDim.x);
+    if (tid == 0 && tile_id + gridDim.x < tiles) origin_of(tile_id + gridDim.x);
 
     const int out_run_bytes = lb * S, store_items = la * p.nc_out;
     for (int u = tid; u < store_items; u += kRunsThreads) {
@@ -121,21 +133,24 @@ __global__ void __launch_bounds__(kRunsThreads, MinBlocks)
       const std::int64_t rs = tout + static_cast<std::int64_t>(out_off[a]) * S;
       const int first = 16 * j - static_cast<int>((out_mis + rs) & 15);  // the chunk's first byte, from the run's
       if (first >= out_run_bytes) continue;
-      // One gather path for every chunk (chunk_ops.cuh run_chunk_from); runs shorter than a chunk
-      // (lb < V: short B or an edge tile, uniform in the block) clamp their indices.
-      const int from = run_chunk_from<S>(first, lb);
+      // Owned ends: the chunk this slice starts inside of is the previous tile's (it has the bytes).
+      if (first < 0 && b_start > 0) continue;
+      // One gather path for every chunk (chunk_ops.cuh run_chunk_from) over the slice and its halo
+      // (`rows` elements); runs shorter than a chunk (rows < V: short B or an edge tile, uniform in
+      // the block) clamp their indices.
+      const int from = run_chunk_from<S>(first, rows);
       const int as = a * S;
       T e[V];
-      if (lb >= V) {
+      if (rows >= V) {
 #pragma unroll
         for (int i = 0; i < V; ++i) e[i] = *reinterpret_cast<const T*>(tile + row_word[from + i] + as);
       } else {
 #pragma unroll
-        for (int i = 0; i < V; ++i) e[i] = *reinterpret_cast<const T*>(tile + row_word[min(i, lb - 1)] + as);
+        for (int i = 0; i < V; ++i) e[i] = *reinterpret_cast<const T*>(tile + row_word[min(i, rows - 1)] + as);
       }
       uint4 v;
       memcpy(&v, e, sizeof v);
-      store_run_chunk<T>(outb + rs, first, lb, v);
+      store_run_chunk<T>(outb + rs, first, rows, v);
     }
     __syncthreads();  // the next tile reuses the rows and row_word; publishes next_origin
   }

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The sixty-ninth session's owned output ends in permute_runs and permute_box (branch
+# cand/box-own-ends; built there, not on a device yet): their tests, then an A/B against HEAD.
+# Carry build-dev-next/{xpose_head,xpose_bown,test_gpu_bown,libgomp.so.1}.xz (xpose_head: main's
+# kernels and plans; xpose_bown and test_gpu_bown: the branch). About 400 s.
+#   OUT=$OUT scripts/device_own_ends.sh
+# 1. test_gpu_bown on the permutation tests (the two OwnedEnds tests are new), then memcheck on the
+#    OwnedEnds tests: $OUT/tests.log.
+# 2. scripts/device_ab_cases.sh, BINS="xpose_head xpose_bown", CASES (default: the runs cases of
+#    the sixty-eighth session, then the suite plans whose box takes a halo), auto, two rounds:
+#    $OUT/ab.json, $OUT/ab.log. SKIP_TESTS=1 leaves out step 1; TESTS=short runs only the
+#    OwnedEnds and PermuteBox tests, and memcheck on the OwnedEnds ones.
+# SUITES="i8 f16 ..." runs `xpose bench --suite permute` (auto, --reps 5) for each type with the
+# two builds one after the other instead of step 2: $OUT/suite-TYPE-{head,bown}.json.
+set -uo pipefail
+cd build-dev-next && mkdir -p own && for f in xpose_head xpose_bown test_gpu_bown libgomp.so.1; do
+  xz -dc $f.xz > own/$f; done && chmod +x own/* && cd ..
+export LD_LIBRARY_PATH=$PWD/build-dev-next/own:${LD_LIBRARY_PATH:-}
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+nvidia-smi -L | tee "$OUT/tests.log"
+if [ "${SKIP_TESTS:-0}" != 1 ]; then
+  F='GpuRandom.*OwnedEnds:GpuRandom.PermuteRunsAnyAlignment:GpuRandom.PermutationsSmall:GpuRandom.PermutationsPerVariant'
+  F="$F:GpuRandom.TilePanels:GpuRandom.PermuteBox*"
+  [ "${TESTS:-}" = short ] && F='GpuRandom.*OwnedEnds:GpuRandom.PermuteBox'
+  timeout 300 build-dev-next/own/test_gpu_bown --gtest_filter="$F" 2>&1 |
+    grep -E "^\[  (PASSED|FAILED)  \]|^\[       OK \]|Failure|Which is|case|tests ran" | head -60 >> "$OUT/tests.log"
+  timeout 200 compute-sanitizer --tool memcheck build-dev-next/own/test_gpu_bown --gtest_filter='GpuRandom.*OwnedEnds' 2>&1 |
+    grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" | head -8 >> "$OUT/tests.log"
+  echo "tests done at ${SECONDS}s" | tee -a "$OUT/tests.log"
+fi
+if [ -n "${SUITES:-}" ]; then
+  for t in $SUITES; do
+    for b in head bown; do
+      timeout 250 build-dev-next/own/xpose_$b bench --suite permute --dtype "$t" --variants auto --reps 5 --warmup 1 \
+        --json "$OUT/suite-$t-$b.json" > /dev/null 2> "$OUT/suite-err-$t-$b.txt"
+      echo "suite $t $b rc=$? at ${SECONDS}s" | tee -a "$OUT/tests.log"
+    done
+  done
+  exit 0
+fi
+cases=${CASES:-}
+if [ -z "$cases" ]; then
+  cases=$(mktemp)
+  cat scripts/cases/runs_own_ends_68_cases.txt scripts/cases/box_own_ends_69_cases.txt > "$cases"
+fi
+OUT=$OUT BIN=build-dev-next/own BINS="xpose_head xpose_bown" CASES=$cases ROUNDS=${ROUNDS:-2} \
+  timeout ${AB_LIMIT:-330} scripts/device_ab_cases.sh
+echo "done at ${SECONDS}s"
