@@ -207,6 +207,7 @@ struct box_params {
   int groups = 1;                 // runs_out / t_d0 * wg_cg
   std::int64_t in_span_bytes = 0; // bytes from the input's first element to past its last
   std::int32_t in_reach_bytes = 0;  // bytes past a tile's origin its loads may touch (both chunks)
+  std::int32_t halo_reach_bytes = 0;  // and past that, a tile whose halo exists (owned ends)
   // Shared memory: the tile (tile_bytes), then int32 tables in_off[runs_in], in_cut[runs_in],
   // out_off[runs_out], out_cut[runs_out], out_base[runs_out], gtab[gtab_len] and, for raw rows,
   // in_base[runs_in].
@@ -395,6 +396,13 @@ XPOSE_HD inline packed_origin box_load_origin(const box_params& p, packed_origin
   const int after = p.ext[p.halo_dim] - start - p.t[p.halo_dim];
   if (after < p.halo) o.lim_b = static_cast<std::uint32_t>(p.t[p.halo_dim] + after), o.full = false;
   return o;
+}
+
+// Whether a tile's loads all lie inside the input (the kernel's unchecked loads): its origin, in
+// bytes from the input's first element, and how many of its halo slices exist.
+XPOSE_HD inline bool box_tile_inside(const box_params& p, std::int64_t origin_bytes, int halo_live) {
+  const std::int64_t reach = p.in_reach_bytes + (halo_live > 0 ? p.halo_reach_bytes : 0);
+  return origin_bytes >= 16 && origin_bytes <= p.in_span_bytes - reach;
 }
 
 // Table offsets in shared memory (int32 words after the tile).

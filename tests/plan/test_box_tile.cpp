@@ -127,7 +127,7 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
     std::fill(smem.begin(), smem.end(), -2);  // -2: not stored this tile; -1: stored, no run byte
     // Raw rows: the tile's shift, added to every shared address of the gather.
     const int sh = p.raw ? static_cast<int>((in_mis + tin) & 15) : 0;
-    const bool inside = tin >= 16 && tin <= p.in_span_bytes - p.in_reach_bytes;
+    const bool inside = box_tile_inside(p, tin, p.halo ? box_halo_live(p, start) : 0);
     for (int u = 0; p.raw && u < load_items; ++u) {  // as the kernel's raw load: aligned chunks as they stand
       const int r = static_cast<int>(p.nc_in_div.div(static_cast<std::uint32_t>(u)));
       const int k = u - r * p.nc_in;

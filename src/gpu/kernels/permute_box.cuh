@@ -359,7 +359,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     // Every chunk of a tile inside the input (the first tiles and the last may not be): loads
     // without bounds checks. Outside it, load_chunk checks against the window's span (bytes before
     // the window load as 0: no run byte lies there, since every run starts at or after tin).
-    const bool inside = tin_abs >= 16 && tin_abs <= p.in_span_bytes - p.in_reach_bytes;
+    const bool inside = box_tile_inside(p, tin_abs, Owned ? box_halo_live(p, start) : 0);
     const auto win_span = static_cast<std::int32_t>(min(p.in_span_bytes - wbase, std::int64_t{kBoxMaxWindow}));
     auto load = [&](std::int32_t a) {
       return inside ? __ldg(reinterpret_cast<const uint4*>(inw + a)) : load_chunk(inw, a, win_span);
