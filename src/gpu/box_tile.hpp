@@ -300,16 +300,22 @@ struct box_run {
   std::int32_t base = 0;
 };
 
-// A dim's extent in the load box: its tile extent, and the halo's slices along halo_dim.
-XPOSE_HD inline int box_t(const box_params& p, int d) { return d == p.halo_dim ? p.t[d] + p.halo : p.t[d]; }
+// A dim's extent in the load box: its tile extent, and the halo's slices along halo_dim. kHalo
+// false: the tile extent (a kernel without owned ends, compiled as before them).
+template <bool kHalo = true>
+XPOSE_HD inline int box_t(const box_params& p, int d) {
+  if constexpr (kHalo) return d == p.halo_dim ? p.t[d] + p.halo : p.t[d];
+  return p.t[d];
+}
 
+template <bool kHalo = true>
 XPOSE_HD inline box_run box_run_of(const box_params& p, bool in_side, int idx) {
   box_run r;
   const int* order = in_side ? p.in_order : p.out_order;
   for (int i = in_side ? p.in_run_dims : p.out_run_dims; i < p.n_box; ++i) {
     const int d = order[i];
     const int q = static_cast<int>(p.t_div[d].div(static_cast<std::uint32_t>(idx)));
-    const int c = idx - q * box_t(p, d);
+    const int c = idx - q * box_t<kHalo>(p, d);
     idx = q;
     r.off += static_cast<std::int32_t>(c * (in_side ? p.in_stride[d] : p.out_stride[d]));
     r.base += c * p.spitch[d];
@@ -320,12 +326,13 @@ XPOSE_HD inline box_run box_run_of(const box_params& p, bool in_side, int idx) {
 }
 
 // Linear shared byte of element j of an output run, from the run's element 0.
+template <bool kHalo = true>
 XPOSE_HD inline std::int32_t box_gtab_of(const box_params& p, int j) {
   std::int32_t L = 0;
   for (int i = 0; i < p.out_run_dims; ++i) {
     const int d = p.out_order[i];
     const int q = static_cast<int>(p.t_div[d].div(static_cast<std::uint32_t>(j)));
-    L += (j - q * box_t(p, d)) * p.spitch[d];
+    L += (j - q * box_t<kHalo>(p, d)) * p.spitch[d];
     j = q;
   }
   return L;

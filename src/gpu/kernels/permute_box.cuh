@@ -283,7 +283,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   std::int32_t* in_base = tab + tb.in_base;  // raw rows only
   const int tid = static_cast<int>(threadIdx.x);
   for (int r = tid; r < p.runs_in; r += kBoxThreads) {
-    const box_run run = box_run_of(p, true, r);
+    const box_run run = box_run_of<Owned>(p, true, r);
     in_off[r] = run.off * S;  // bytes
     in_cut[r] = run.cut;
     if (p.raw) in_base[r] = run.base;
@@ -296,14 +296,15 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   // fifty-fifth session).
   auto out_tables = [&] {
     for (int o = tid; o < p.runs_out; o += kBoxThreads) {
-      const box_run run = box_run_of(p, false, o);
+      const box_run run = box_run_of<Owned>(p, false, o);
       out_off[o] = run.off;
       out_cut[o] = run.cut;
       out_base[o] = run.base;
     }
-    for (int j = tid; j < p.gather_run; j += kBoxThreads)
+    const int gather_run = Owned ? p.gather_run : p.run_out;
+    for (int j = tid; j < gather_run; j += kBoxThreads)
       gtab[box_gtab_index(p, j)] =
-          box_gtab_word(box_gtab_of(p, j), !p.wide && j + 1 < p.gather_run ? box_gtab_of(p, j + 1) : 0);
+          box_gtab_word(box_gtab_of<Owned>(p, j), !p.wide && j + 1 < gather_run ? box_gtab_of<Owned>(p, j + 1) : 0);
   };
   // The tile's origin: one thread computes the next one during this tile's stores and publishes it
   // at the closing barrier (a division chain over every dim, as in permute_runs).
