@@ -676,17 +676,29 @@ bool shrink_for_raw(const problem& pr, const box_params& p, int budget, box_para
 // [11,21,10,4,12,13,23,2] +4.2, [298,14,9,17,15,7] -1.3) and a third.
 constexpr bool kBoxOwnEnds = true;
 constexpr int kBoxHaloMaxShare = 4;  // halo slices * kBoxHaloMaxShare <= the tile's slices of d
+// Where the halo does not fit beside the box, box_plan plans the box again within up to this many
+// KiB less (1 KiB steps). The suite's slowest i8 / f16 boxes without a halo are 2-5 KiB over: i8
+// [2172,20,11,11,17,3] (168 rows of 236 B and 15 more), f16 [1384,19,10,3,10,17] and
+// [388,12,21,3,8,19,3]. Not measured yet (sixty-ninth session, branch cand/box-halo-reach).
+constexpr int kBoxHaloRoomKiB = 8;
+
+// The halo's slices box p would take for owned ends, 0 where they do not apply (the budget aside).
+int halo_of(const box_params& p, int elem_bytes) {
+  const int s = elem_bytes, d = p.out_order[p.out_run_dims - 1];
+  if (!kBoxOwnEnds || s >= 16 || p.ntiles[d] < 2 || (p.out_aligned && p.run_out * s % 16 == 0)) return 0;
+  for (int i = 0; i < p.in_run_dims; ++i)
+    if (p.in_order[i] == d) return 0;
+  if (p.cut_b != kPackedNoDim && p.cut_b != d) return 0;
+  const int halo = (16 / s - 1 + p.out_unit - 1) / p.out_unit;  // slices: 16 / s - 1 elements of every output run
+  return halo * kBoxHaloMaxShare > p.t[d] ? 0 : halo;
+}
 
 // Box p with owned ends, laid out for its load box; false where they do not apply or fit.
 bool own_ends(const box_params& p, int elem_bytes, box_params* out) {
   const int s = elem_bytes, d = p.out_order[p.out_run_dims - 1];
-  if (!kBoxOwnEnds || s >= 16 || p.ntiles[d] < 2 || (p.out_aligned && p.run_out * s % 16 == 0)) return false;
-  for (int i = 0; i < p.in_run_dims; ++i)
-    if (p.in_order[i] == d) return false;
-  if (p.cut_b != kPackedNoDim && p.cut_b != d) return false;
   box_params q = p;
-  q.halo = (16 / s - 1 + p.out_unit - 1) / p.out_unit;  // slices: 16 / s - 1 elements of every output run
-  if (q.halo * kBoxHaloMaxShare > p.t[d]) return false;
+  q.halo = halo_of(p, s);
+  if (q.halo == 0) return false;
   q.halo_dim = d;
   q.cut_b = d;  // in_cut then holds each input row's coordinate along d (box_load_origin)
   q.out_lim = kBoxLimB;
@@ -755,6 +767,21 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
   if (chosen.raw && s >= kRawWideMinElem && std::int64_t{chosen.volume} * s > kRawWideBudget &&
       plan_within(kRawWideBudget, &within) && within.raw)
     chosen = within;
+  // Owned ends (below) where the halo does not fit beside the box: the box planned again within
+  // 1-8 KiB less, taken where its halo fits, it keeps 80% of the volume and 90% of the shorter run,
+  // and the same gather and rows (kBoxHaloRoomKiB).
+  box_params owned;
+  bool own = own_ends(chosen, s, &owned);
+  for (int k = 1; !own && halo_of(chosen, s) > 0 && k <= kBoxHaloRoomKiB; ++k) {
+    box_params smaller, with_halo;
+    if (plan_within((chosen.words ? kBoxWordsMaxSmem : kBoxMaxSmem) - 1024 * k, &smaller) &&
+        smaller.words == chosen.words && smaller.raw == chosen.raw &&
+        std::int64_t{smaller.volume} * 10 >= std::int64_t{chosen.volume} * 8 &&
+        std::int64_t{std::min(smaller.run_in, smaller.run_out)} * 10 >=
+            std::int64_t{std::min(chosen.run_in, chosen.run_out)} * 9 &&
+        own_ends(smaller, s, &with_halo))
+      chosen = smaller, owned = with_halo, own = true;
+  }
   chosen.in_span_bytes = span * s;
   // 32-bit offsets inside a tile (kBoxMaxWindow): its input window (the origin's chunk, 16 bytes,
   // then its loads' reach) and its output runs.
@@ -775,8 +802,8 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
   // (with the halo's reach added to every tile, the i8 box [132,10,23,16,23,8,3] perm
   // 2,4,3,1,0,5,6, whose halo_dim is the input's slowest, sent a quarter of its tiles through the
   // checked loads and ran 78.2 -> 62.3% of copy; H100, sixty-ninth session).
-  box_params owned;
-  if (own_ends(chosen, s, &owned)) {
+  if (own) {
+    owned.in_span_bytes = chosen.in_span_bytes, owned.in_reach_bytes = chosen.in_reach_bytes;
     const std::int64_t more = std::int64_t{owned.halo} * pr.dims[owned.halo_dim].in_stride * s;
     if (16 + reach + more < kBoxMaxWindow) chosen = owned, chosen.halo_reach_bytes = static_cast<std::int32_t>(more);
   }
