@@ -681,6 +681,8 @@ constexpr int kBoxHaloMaxShare = 4;  // halo slices * kBoxHaloMaxShare <= the ti
 // [2172,20,11,11,17,3] (168 rows of 236 B and 15 more), f16 [1384,19,10,3,10,17] and
 // [388,12,21,3,8,19,3]. Not measured yet (sixty-ninth session, branch cand/box-halo-reach).
 constexpr int kBoxHaloRoomKiB = 8;
+// The compact halo (box_tile.hpp) where whole slices do not apply or fit. Not measured yet.
+constexpr bool kBoxCompactHalo = true;
 
 // The halo's slices box p would take for owned ends, 0 where they do not apply (the budget aside).
 int halo_of(const box_params& p, int elem_bytes) {
@@ -693,8 +695,43 @@ int halo_of(const box_params& p, int elem_bytes) {
   return halo * kBoxHaloMaxShare > p.t[d] ? 0 : halo;
 }
 
-// Box p with owned ends, laid out for its load box; false where they do not apply or fit.
-bool own_ends(const box_params& p, int elem_bytes, box_params* out) {
+// Box p (raw rows) with a compact halo (box_tile.hpp) where its output run is two dims f, d
+// outside the input run and f holds the 16 / s - 1 elements: false where that does not apply or
+// fit. Taken only where whole slices are not (the measured form): the i8 / f16 reversals whose
+// slices are half the box (not measured yet).
+bool compact_halo(const box_params& p, int elem_bytes, box_params* out) {
+  const int s = elem_bytes, V = 16 / s;
+  if (!kBoxOwnEnds || s >= 16 || !p.raw || p.out_run_dims != 2) return false;
+  const int f = p.out_order[0], d = p.out_order[1];
+  if (p.ntiles[d] < 2 || (p.out_aligned && p.run_out * s % 16 == 0) || p.t[f] < V - 1 || p.t[f] != p.ext[f]) return false;
+  for (int i = 0; i < p.in_run_dims; ++i)
+    if (p.in_order[i] == d || p.in_order[i] == f) return false;
+  if (p.cut_b != kPackedNoDim && p.cut_b != d) return false;
+  box_params q = p;
+  q.halo = 1, q.halo_dim = d, q.halo_f = f, q.halo_rows = V - 1, q.own_rows = p.runs_in;
+  q.cut_b = d, q.out_lim = kBoxLimB;
+  q.runs_in = p.runs_in + q.halo_rows;
+  q.gather_run = p.run_out + q.halo_rows;
+  q.gtab_len = box_gtab_index(q, q.gather_run - 1) + 1;
+  // The region after the last row, at a start congruent to where element (c_f 0, c_d t[d]) would
+  // be (t[d] * spitch[d], which the input's alignment requires mod 16) and no chunk shared.
+  const int run_bytes = p.run_in * s;
+  int last = 0;
+  for (int r = 0; r < p.runs_in; ++r) last = std::max(last, box_run_of(p, true, r).base);
+  const int want = p.t[d] * p.spitch[d] % 16;
+  int h = last + run_bytes;
+  h += ((want - h) % 16 + 16) % 16;
+  while (!raw_gap(h - last, run_bytes)) h += 16;
+  q.halo_base = h;
+  const int end = h + (q.halo_rows - 1) * p.spitch[f];
+  q.tile_bytes = (std::max(end, last) + 15 + 16 * p.nc_in + 127) / 128 * 128;
+  q.smem_bytes = q.tile_bytes + 4 * box_tables_of(q).end;
+  *out = q;
+  return q.smem_bytes <= (p.words ? kBoxWordsMaxSmem : kBoxMaxSmem);
+}
+
+// Owned ends by whole slices of the halo dim (the load box).
+bool own_slices(const box_params& p, int elem_bytes, box_params* out) {
   const int s = elem_bytes, d = p.out_order[p.out_run_dims - 1];
   box_params q = p;
   q.halo = halo_of(p, s);
@@ -714,6 +751,11 @@ bool own_ends(const box_params& p, int elem_bytes, box_params* out) {
            return (swz != kBoxWords || s <= 4) && layout(r, s, min_row + step * k, swz, budget);
          }) &&
          out->words == p.words;
+}
+
+// Box p with owned ends (whole slices, else a compact halo); false where they do not apply or fit.
+bool own_ends(const box_params& p, int elem_bytes, box_params* out) {
+  return own_slices(p, elem_bytes, out) || (kBoxCompactHalo && compact_halo(p, elem_bytes, out));
 }
 
 bool box_plan(const problem& pr, box_params* out, const char** reason) {

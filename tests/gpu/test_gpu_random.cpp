@@ -217,14 +217,18 @@ TEST(GpuRandom, PermuteRunsOwnedEnds) {
 // permute_box with owned output ends (box_tile.hpp: a halo of slices along the output run's last
 // dim, the chunk crossing into the next slice written whole, the one the slice starts inside of
 // skipped): random permutations of 1- to 8-byte elements whose box plan has a halo, at pointer
-// offsets of every phase, by name and under auto; three scaled-down suite layouts first (the word
-// gather with halos of one and three slices, f16's element gather).
+// offsets of every phase, by name and under auto; six scaled-down suite layouts first (the word
+// gather with halos of one and three slices, f16's element gather, three compact halos).
 TEST(GpuRandom, PermuteBoxOwnedEnds) {
   std::mt19937_64 rng(20261207);
   auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
   std::vector<xpose::permute_desc> cases = {xpose::test::pdesc({16, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 1),
                                             xpose::test::pdesc({6, 50, 168, 85}, {3, 2, 1, 0}, 1),
-                                            xpose::test::pdesc({4, 50, 168, 85}, {3, 2, 1, 0}, 2)};
+                                            xpose::test::pdesc({4, 50, 168, 85}, {3, 2, 1, 0}, 2),
+                                            // compact halos (box_tile.hpp): the reversals' word and element gathers
+                                            xpose::test::pdesc({92, 6, 20, 85}, {3, 2, 1, 0}, 1),
+                                            xpose::test::pdesc({46, 10, 100, 85}, {3, 2, 1, 0}, 2),
+                                            xpose::test::pdesc({20, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 2)};
   for (int c = 0; c < 3000 && cases.size() < 60; ++c) {
     const int rank = static_cast<int>(pick(2, 6)), eb = 1 << pick(0, 3);
     xpose::permute_desc d;

@@ -69,8 +69,13 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
   // Owned ends (box_tile.hpp): the halo's slices along the output run's last dim, outside the input run.
   if (p.halo) {
     const int d = p.out_order[p.out_run_dims - 1];
-    if (p.halo_dim != d || p.cut_b != d || p.halo * p.out_unit < V - 1 || (p.halo - 1) * p.out_unit >= V - 1 ||
-        p.gather_run != p.run_out + p.halo * p.out_unit || p.runs_in * p.t[d] != p.volume / p.run_in * box_t(p, d))
+    if (p.halo_dim != d || p.cut_b != d || p.halo * p.out_unit < V - 1 || (p.halo - 1) * p.out_unit >= V - 1)
+      return "the halo's parameters";
+    if (p.halo_f == kPackedNoDim ? p.gather_run != p.run_out + p.halo * p.out_unit ||
+                                       p.runs_in * p.t[d] != p.volume / p.run_in * box_t(p, d)
+                                 : p.halo != 1 || !p.raw || p.halo_rows != V - 1 || p.out_run_dims != 2 ||
+                                       p.halo_f != p.out_order[0] || p.gather_run != p.run_out + p.halo_rows ||
+                                       p.own_rows != p.volume / p.run_in || p.runs_in != p.own_rows + p.halo_rows)
       return "the halo's parameters";
     for (int i = 0; i < p.in_run_dims; ++i)
       if (p.in_order[i] == d) return "a halo along an input run dim";
@@ -120,7 +125,7 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
       return "edge lengths out of range";
     // The elements an output run's gather may read (its own and the live halo's), and whether a
     // chunk that is not whole may be stored: at the longer run's own ends only, where ends are owned.
-    const int glen = out_run_bytes / s + (p.halo ? box_halo_live(p, start) * p.out_unit : 0);
+    const int glen = out_run_bytes / s + (p.halo ? box_halo_elems(p, start) : 0);
     const bool long_end = !p.halo || glen == (p.ext[p.halo_dim] - start) * p.out_unit;
     auto piece_ok = [&](int first) { return first < 0 ? start == 0 : long_end; };
     const std::int64_t tin = o.in * s, tout = o.out * s;
@@ -633,11 +638,16 @@ TEST(BoxTile, OwnedEndsOnSuiteShapes) {
     std::vector<int> perm;
     int elem_bytes, halo;
     bool words;
+    int compact;  // the compact halo's rows (0: whole slices)
   };
   const owned_case cases[] = {
-      {{16, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 1, 1, true},
-      {{6, 50, 168, 85}, {3, 2, 1, 0}, 1, 3, true},
-      {{4, 50, 168, 85}, {3, 2, 1, 0}, 2, 2, false},
+      {{16, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 1, 1, true, 0},
+      {{6, 50, 168, 85}, {3, 2, 1, 0}, 1, 3, true, 0},
+      {{4, 50, 168, 85}, {3, 2, 1, 0}, 2, 2, false, 0},
+      // Compact halos (slices half the box): the i8 and f16 reversals, f16 [388,12,21,3,8,19,3].
+      {{92, 6, 20, 85}, {3, 2, 1, 0}, 1, 1, true, 15},
+      {{46, 10, 100, 85}, {3, 2, 1, 0}, 2, 1, false, 7},
+      {{20, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 2, 1, false, 7},
   };
   for (const auto& k : cases) {
     xpose::permute_desc d;
@@ -648,6 +658,7 @@ TEST(BoxTile, OwnedEndsOnSuiteShapes) {
     ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
     EXPECT_EQ(p.halo, k.halo) << box;
     EXPECT_EQ(p.words, k.words) << box;
+    EXPECT_EQ(p.halo_f != kPackedNoDim ? p.halo_rows : 0, k.compact) << box;
     const int V = 16 / k.elem_bytes;
     for (int mis = 0; mis < V; mis += 5) EXPECT_EQ(emulate(d, p, mis, (mis * 7 + 3) % V, 31 + mis), "") << box;
   }

@@ -343,7 +343,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     // parameter no kernel spills more than before (ptxas -v, sixty-ninth session).
     const int start = Owned ? next_start : 0;
     const packed_origin ol = Owned ? box_load_origin(p, o, start) : o;
-    const int glen = out_run_bytes / S + (Owned ? box_halo_live(p, start) * p.out_unit : 0);
+    const int glen = out_run_bytes / S + (Owned ? box_halo_elems(p, start) : 0);
     // The converged store's first chunk of a run: from its head chunk (first < 0) on, or, where the
     // previous tile along halo_dim owns that chunk, from the first one starting in the run.
     const int first_min = Owned && start > 0 ? 0 : -16;
