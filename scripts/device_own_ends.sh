@@ -11,7 +11,10 @@
 #    $OUT/ab.json, $OUT/ab.log. SKIP_TESTS=1 leaves out step 1; TESTS=short runs only the
 #    OwnedEnds and PermuteBox tests, and memcheck on the OwnedEnds ones.
 # SUITES="i8 f16 ..." runs `xpose bench --suite permute` (auto, --reps 5) for each type with the
-# two builds one after the other instead of step 2: $OUT/suite-TYPE-{head,bown}.json.
+# two builds one after the other instead of step 2: $OUT/suite-TYPE-{head,bown}.json. A call brings
+# back only eight files, so with SUITES of more than two types write OUT to a folder of your own
+# and tar it into the call's (the sixty-ninth session lost two suites so; device_halo_reach.sh tars
+# its own).
 set -uo pipefail
 cd build-dev-next && mkdir -p own && for f in xpose_head xpose_bown test_gpu_bown libgomp.so.1; do
   xz -dc $f.xz > own/$f; done && chmod +x own/* && cd ..
