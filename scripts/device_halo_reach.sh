@@ -13,25 +13,22 @@
 # codes) and $OUT/suites.tgz (suite-TYPE-{main,reach}.json and their stderr): two files, as a call
 # brings back only eight.
 set -uo pipefail
-cd build-dev-next && mkdir -p reach && for f in xpose_main xpose_reach test_gpu_reach libgomp.so.1; do
-  xz -dc $f.xz > reach/$f; done && chmod +x reach/* && cd ..
-export LD_LIBRARY_PATH=$PWD/build-dev-next/reach:${LD_LIBRARY_PATH:-}
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
+BIN=build-dev-next/reach source "$(dirname "$0")/device_common.sh"
+device_unpack xpose_main xpose_reach test_gpu_reach libgomp.so.1
 S=$(mktemp -d)
 nvidia-smi -L | tee "$OUT/tests.log"
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
   F='GpuRandom.*OwnedEnds:GpuRandom.PermuteRunsAnyAlignment:GpuRandom.PermutationsSmall:GpuRandom.PermutationsPerVariant'
   F="$F:GpuRandom.TilePanels:GpuRandom.PermuteBox*"
-  timeout 300 build-dev-next/reach/test_gpu_reach --gtest_filter="$F" 2>&1 |
+  timeout 300 $B/test_gpu_reach --gtest_filter="$F" 2>&1 |
     grep -E "^\[  (PASSED|FAILED)  \]|^\[       OK \]|Failure|Which is|case|tests ran" | head -60 >> "$OUT/tests.log"
-  timeout 200 compute-sanitizer --tool memcheck build-dev-next/reach/test_gpu_reach --gtest_filter='GpuRandom.*OwnedEnds' 2>&1 |
+  timeout 200 compute-sanitizer --tool memcheck $B/test_gpu_reach --gtest_filter='GpuRandom.*OwnedEnds' 2>&1 |
     grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" | head -8 >> "$OUT/tests.log"
   echo "tests done at ${SECONDS}s" | tee -a "$OUT/tests.log"
 fi
 for t in ${SUITES:-i8 f16}; do
   for b in main reach; do
-    timeout 250 build-dev-next/reach/xpose_$b bench --suite permute --dtype "$t" --variants auto --reps 5 --warmup 1 \
+    timeout 250 $B/xpose_$b bench --suite permute --dtype "$t" --variants auto --reps 5 --warmup 1 \
       --json "$S/suite-$t-$b.json" > /dev/null 2> "$S/suite-err-$t-$b.txt"
     echo "suite $t $b rc=$? at ${SECONDS}s" | tee -a "$OUT/tests.log"
     tar czf "$OUT/suites.tgz" -C "$S" .  # after each suite: a call cut off keeps what finished
