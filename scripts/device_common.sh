@@ -1,12 +1,17 @@
 # Sourced by the per-call device scripts (device_batch.sh, device_tma.sh, device_odd.sh, ...): the
 # binaries' folder B (BIN, default .devbin: binaries built on the development machine, with
 # libgomp.so.1 for their host code), the output folder OUT, the clock (SECONDS), and the helpers
-# device_alltests, device_cases, device_merge_json and device_ncu_skew.
+# device_unpack, device_alltests, device_cases, device_merge_json and device_ncu_skew.
 B=${BIN:-.devbin}
 export LD_LIBRARY_PATH=$PWD/$B:${LD_LIBRARY_PATH:-}
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 SECONDS=0
+
+# Unpacks build-dev-next/NAME.xz (a carried binary) into B for each NAME given, executable.
+device_unpack() {
+  mkdir -p "$B" && for f in "$@"; do xz -dc "build-dev-next/$f.xz" > "$B/$f" || return 1; done && chmod +x "$B"/*
+}
 
 # The whole test_gpu, then memcheck on the tests matching gtest filter $1 (timeout $2 seconds,
 # default 300) and racecheck on those matching $RACECHECK when it is set, on GPU ALLTESTS_GPU

@@ -11,28 +11,28 @@
 #    $OUT/ab.json, $OUT/ab.log. SKIP_TESTS=1 leaves out step 1; TESTS=short runs only the
 #    OwnedEnds and PermuteBox tests, and memcheck on the OwnedEnds ones.
 # SUITES="i8 f16 ..." runs `xpose bench --suite permute` (auto, --reps 5) for each type with the
-# two builds one after the other instead of step 2: $OUT/suite-TYPE-{head,bown}.json.
+# two builds one after the other instead of step 2: $OUT/suite-TYPE-{head,bown}.json. A call brings
+# back only eight files, so with SUITES of more than two types write OUT to a folder of your own
+# and tar it into the call's (the sixty-ninth session lost two suites so; device_halo_reach.sh tars
+# its own).
 set -uo pipefail
-cd build-dev-next && mkdir -p own && for f in xpose_head xpose_bown test_gpu_bown libgomp.so.1; do
-  xz -dc $f.xz > own/$f; done && chmod +x own/* && cd ..
-export LD_LIBRARY_PATH=$PWD/build-dev-next/own:${LD_LIBRARY_PATH:-}
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
+BIN=build-dev-next/own source "$(dirname "$0")/device_common.sh"
+device_unpack xpose_head xpose_bown test_gpu_bown libgomp.so.1
 nvidia-smi -L | tee "$OUT/tests.log"
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
   F='GpuRandom.*OwnedEnds:GpuRandom.PermuteRunsAnyAlignment:GpuRandom.PermutationsSmall:GpuRandom.PermutationsPerVariant'
   F="$F:GpuRandom.TilePanels:GpuRandom.PermuteBox*"
   [ "${TESTS:-}" = short ] && F='GpuRandom.*OwnedEnds:GpuRandom.PermuteBox'
-  timeout 300 build-dev-next/own/test_gpu_bown --gtest_filter="$F" 2>&1 |
+  timeout 300 $B/test_gpu_bown --gtest_filter="$F" 2>&1 |
     grep -E "^\[  (PASSED|FAILED)  \]|^\[       OK \]|Failure|Which is|case|tests ran" | head -60 >> "$OUT/tests.log"
-  timeout 200 compute-sanitizer --tool memcheck build-dev-next/own/test_gpu_bown --gtest_filter='GpuRandom.*OwnedEnds' 2>&1 |
+  timeout 200 compute-sanitizer --tool memcheck $B/test_gpu_bown --gtest_filter='GpuRandom.*OwnedEnds' 2>&1 |
     grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" | head -8 >> "$OUT/tests.log"
   echo "tests done at ${SECONDS}s" | tee -a "$OUT/tests.log"
 fi
 if [ -n "${SUITES:-}" ]; then
   for t in $SUITES; do
     for b in head bown; do
-      timeout 250 build-dev-next/own/xpose_$b bench --suite permute --dtype "$t" --variants auto --reps 5 --warmup 1 \
+      timeout 250 $B/xpose_$b bench --suite permute --dtype "$t" --variants auto --reps 5 --warmup 1 \
         --json "$OUT/suite-$t-$b.json" > /dev/null 2> "$OUT/suite-err-$t-$b.txt"
       echo "suite $t $b rc=$? at ${SECONDS}s" | tee -a "$OUT/tests.log"
     done

@@ -173,92 +173,86 @@ TEST(GpuRandom, PermuteRunsAnyAlignment) {
   any_alignment_transposes("permute_runs", true, 20261201);
 }
 
-// permute_runs with owned output ends (runs_tile.hpp: the tile writes whole the chunk that crosses
-// into the next slice, from a halo of input runs, and skips the one its slice starts inside of):
-// random permutations of 1- to 8-byte elements whose plan has a halo, at pointer offsets of every
-// phase, by name and under auto; a scaled-down f32 suite layout among them.
-TEST(GpuRandom, PermuteRunsOwnedEnds) {
-  XPOSE_REQUIRE_GPU();
-  std::mt19937_64 rng(20261206);
+// The owned-ends tests' cases (runs_tile.hpp, box_tile.hpp): `fixed`, then random permutations of
+// 1- to 8-byte elements, rank 2 to 6, extents up to `most` (900 at rank 2) and `volume` elements in
+// all, for which has_halo(problem) holds, until 60 or `tries` draws.
+namespace {
+template <class HasHalo>
+std::vector<xpose::permute_desc> owned_ends_cases(std::uint64_t seed, int tries, std::int64_t volume, std::int64_t most,
+                                                  std::vector<xpose::permute_desc> fixed, HasHalo has_halo) {
+  std::mt19937_64 rng(seed);
   auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
-  std::vector<xpose::permute_desc> cases = {xpose::test::pdesc({19, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 4),
-                                            xpose::test::pdesc({23, 201, 37, 85}, {3, 2, 1, 0}, 4)};
-  for (int c = 0; c < 400 && cases.size() < 60; ++c) {
+  for (int c = 0; c < tries && fixed.size() < 60; ++c) {
     const int rank = static_cast<int>(pick(2, 6)), eb = 1 << pick(0, 3);
     xpose::permute_desc d;
     d.elem_bytes = eb;
-    std::int64_t budget = 200000;
+    std::int64_t budget = volume;
     for (int k = 0; k < rank; ++k) {
-      const std::int64_t e = std::max<std::int64_t>(1, std::min<std::int64_t>(pick(1, rank == 2 ? 900 : 40), budget));
+      const std::int64_t e = std::max<std::int64_t>(1, std::min<std::int64_t>(pick(1, rank == 2 ? 900 : most), budget));
       d.extents.push_back(e);
       budget = std::max<std::int64_t>(1, budget / e);
     }
     d.perm.resize(rank);
     std::iota(d.perm.begin(), d.perm.end(), 0);
     std::shuffle(d.perm.begin(), d.perm.end(), rng);
-    xpose::detail::gpu::runs_params p;
-    const char* reason = "";
-    if (xpose::detail::gpu::runs_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason) && p.halo)
-      cases.push_back(d);
+    if (has_halo(xpose::detail::normalize(xpose::detail::to_problem(d)))) fixed.push_back(d);
   }
-  ASSERT_GE(cases.size(), 30u);
+  return fixed;
+}
+
+// Each case at pointer offsets of every phase, by `variant` and (every third) under auto.
+void run_owned_ends(const std::vector<xpose::permute_desc>& cases, const char* variant, std::uint64_t seed) {
   int n = 0;
   for (const auto& d : cases) {
     const int eb = d.elem_bytes, v = 16 / eb;
     const std::int64_t in_off = n % v, out_off = (n * 5 + 3) % v;
-    const char* variant = n % 3 == 2 ? "auto" : "permute_runs";
-    ASSERT_EQ(run_case(d, eb, in_off, out_off, 9100 + n, variant), "")
-        << variant << " case " << n << " extents " << fmt::format("{}", fmt::join(d.extents, ",")) << " perm "
+    const char* name = n % 3 == 2 ? "auto" : variant;
+    ASSERT_EQ(run_case(d, eb, in_off, out_off, seed + n, name), "")
+        << name << " case " << n << " extents " << fmt::format("{}", fmt::join(d.extents, ",")) << " perm "
         << fmt::format("{}", fmt::join(d.perm, ",")) << " elem " << eb << " offsets " << in_off << "/" << out_off;
     ++n;
   }
 }
+}  // namespace
+
+// permute_runs with owned output ends (runs_tile.hpp: the tile writes whole the chunk that crosses
+// into the next slice, from a halo of input runs, and skips the one its slice starts inside of):
+// random permutations whose plan has a halo; a scaled-down f32 suite layout among them.
+TEST(GpuRandom, PermuteRunsOwnedEnds) {
+  const auto cases = owned_ends_cases(
+      20261206, 400, 200000, 40,
+      {xpose::test::pdesc({19, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 4),
+       xpose::test::pdesc({23, 201, 37, 85}, {3, 2, 1, 0}, 4)},
+      [](const xpose::detail::problem& pr) {
+        xpose::detail::gpu::runs_params p;
+        const char* reason = "";
+        return xpose::detail::gpu::runs_plan(pr, &p, &reason) && p.halo > 0;
+      });
+  ASSERT_GE(cases.size(), 30u);  // the planning above runs without a device too
+  XPOSE_REQUIRE_GPU();
+  run_owned_ends(cases, "permute_runs", 9100);
+}
 
 // permute_box with owned output ends (box_tile.hpp: a halo of slices along the output run's last
 // dim, the chunk crossing into the next slice written whole, the one the slice starts inside of
-// skipped): random permutations of 1- to 8-byte elements whose box plan has a halo, at pointer
-// offsets of every phase, by name and under auto; six scaled-down suite layouts first (the word
-// gather with halos of one and three slices, f16's element gather, three compact halos).
+// skipped): random permutations whose box plan has a halo; six scaled-down suite layouts first
+// (the word gather with halos of one and three slices, f16's element gather, three compact halos).
 TEST(GpuRandom, PermuteBoxOwnedEnds) {
-  std::mt19937_64 rng(20261207);
-  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
-  std::vector<xpose::permute_desc> cases = {xpose::test::pdesc({16, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 1),
-                                            xpose::test::pdesc({6, 50, 168, 85}, {3, 2, 1, 0}, 1),
-                                            xpose::test::pdesc({4, 50, 168, 85}, {3, 2, 1, 0}, 2),
-                                            // compact halos (box_tile.hpp): the reversals' word and element gathers
-                                            xpose::test::pdesc({92, 6, 20, 85}, {3, 2, 1, 0}, 1),
-                                            xpose::test::pdesc({46, 10, 100, 85}, {3, 2, 1, 0}, 2),
-                                            xpose::test::pdesc({20, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 2)};
-  for (int c = 0; c < 3000 && cases.size() < 60; ++c) {
-    const int rank = static_cast<int>(pick(2, 6)), eb = 1 << pick(0, 3);
-    xpose::permute_desc d;
-    d.elem_bytes = eb;
-    std::int64_t budget = 400000;
-    for (int k = 0; k < rank; ++k) {
-      const std::int64_t e = std::max<std::int64_t>(1, std::min<std::int64_t>(pick(1, rank == 2 ? 900 : 60), budget));
-      d.extents.push_back(e);
-      budget = std::max<std::int64_t>(1, budget / e);
-    }
-    d.perm.resize(rank);
-    std::iota(d.perm.begin(), d.perm.end(), 0);
-    std::shuffle(d.perm.begin(), d.perm.end(), rng);
-    xpose::detail::gpu::box_params p;
-    const char* reason = "";
-    if (xpose::detail::gpu::box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason) && p.halo)
-      cases.push_back(d);
-  }
+  const auto cases = owned_ends_cases(
+      20261207, 3000, 400000, 60,
+      {xpose::test::pdesc({16, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 1),
+       xpose::test::pdesc({6, 50, 168, 85}, {3, 2, 1, 0}, 1), xpose::test::pdesc({4, 50, 168, 85}, {3, 2, 1, 0}, 2),
+       // compact halos (box_tile.hpp): the reversals' word and element gathers
+       xpose::test::pdesc({92, 6, 20, 85}, {3, 2, 1, 0}, 1), xpose::test::pdesc({46, 10, 100, 85}, {3, 2, 1, 0}, 2),
+       xpose::test::pdesc({20, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 2)},
+      [](const xpose::detail::problem& pr) {
+        xpose::detail::gpu::box_params p;
+        const char* reason = "";
+        return xpose::detail::gpu::box_plan(pr, &p, &reason) && p.halo > 0;
+      });
   ASSERT_GE(cases.size(), 30u);  // the planning above runs without a device too
   XPOSE_REQUIRE_GPU();
-  int n = 0;
-  for (const auto& d : cases) {
-    const int eb = d.elem_bytes, v = 16 / eb;
-    const std::int64_t in_off = n % v, out_off = (n * 5 + 3) % v;
-    const char* variant = n % 3 == 2 ? "auto" : "permute_box";
-    ASSERT_EQ(run_case(d, eb, in_off, out_off, 9400 + n, variant), "")
-        << variant << " case " << n << " extents " << fmt::format("{}", fmt::join(d.extents, ",")) << " perm "
-        << fmt::format("{}", fmt::join(d.perm, ",")) << " elem " << eb << " offsets " << in_off << "/" << out_off;
-    ++n;
-  }
+  run_owned_ends(cases, "permute_box", 9400);
 }
 
 // Random 2-D transposes whose leading dimensions, batch strides and pointer offsets are whole 16-byte
