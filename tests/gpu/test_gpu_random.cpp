@@ -255,6 +255,23 @@ TEST(GpuRandom, PermuteBoxOwnedEnds) {
   run_owned_ends(cases, "permute_box", 9400);
 }
 
+// permute_box with a compact halo (box_tile.hpp): random reversals and transposes of 1- to 8-byte
+// elements whose boxes take one (xpose::test::compact_halo_shape), 20 of them.
+TEST(GpuRandom, PermuteBoxCompactHalo) {
+  std::vector<xpose::permute_desc> cases;
+  for (int c = 0; c < 4000 && cases.size() < 20; ++c) {
+    const xpose::permute_desc d = xpose::test::compact_halo_shape(20261209, c);
+    xpose::detail::gpu::box_params p;
+    const char* reason = "";
+    if (xpose::detail::gpu::box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason) &&
+        p.halo_f != xpose::detail::gpu::kPackedNoDim)
+      cases.push_back(d);
+  }
+  ASSERT_EQ(cases.size(), 20u);  // the planning above runs without a device too
+  XPOSE_REQUIRE_GPU();
+  run_owned_ends(cases, "permute_box", 9700);
+}
+
 // Random 2-D transposes whose leading dimensions, batch strides and pointer offsets are whole 16-byte
 // vectors (what reg_tile needs), with row counts that take every stacking of its warps
 // (reg_tile_stack: 1-byte matrices of up to 64, 128, 256 rows and more), 64-column matrices
