@@ -119,6 +119,12 @@ bool runs_plan(const problem& pr, runs_params* out, const char** reason) {
   ban_out[out_fast] = 1;
   const auto a_choices = side_choices(pr, true, ban_out, max_a);
 
+  // Whether `rows` input runs of nc_in chunks (B and the halo's) fit one pass of loads and, with the
+  // tables of `a_len` output runs, the shared-memory budget.
+  auto rows_fit = [](std::int64_t rows, int nc_in, std::int64_t a_len) {
+    return rows * nc_in <= std::int64_t{kRunsThreads} * kRunsLoads &&
+           rows * row_pitch(nc_in) + 4 * (2 * rows + a_len) <= kRunsMaxSmem;
+  };
   // The best B side for input run a with `spare` rows left over (owned ends' halo, below).
   auto best_b_for = [&](const side_choice& a, int spare, side_choice* out) {
     const int nc_in = chunks_of(a.length, s);
@@ -151,10 +157,7 @@ bool runs_plan(const problem& pr, runs_params* out, const char** reason) {
   const int halo_rows = 16 / s - 1;
   if (kRunsOwnEnds && best >= 0 && halo_rows > 0 && !best_b.dims.empty() &&
       best_b.t_last < pr.dims[best_b.dims.back()].extent) {
-    const int nc_in = chunks_of(best_a.length, s);
-    const bool fits = (best_b.length + halo_rows) * nc_in <= std::int64_t{kRunsThreads} * kRunsLoads &&
-                      (best_b.length + halo_rows) * row_pitch(nc_in) + 4 * (2 * (best_b.length + halo_rows) + best_a.length) <=
-                          kRunsMaxSmem;
+    const bool fits = rows_fit(std::int64_t{best_b.length} + halo_rows, chunks_of(best_a.length, s), best_a.length);
     side_choice b;
     if (!fits && best_b_for(best_a, halo_rows, &b) >= 0 && b.length * 10 >= best_b.length * 9) best_b = b;
   }
@@ -213,9 +216,8 @@ bool runs_plan(const problem& pr, runs_params* out, const char** reason) {
   const int halo = 16 / s - 1;
   const std::int64_t halo_reach =
       max_in + static_cast<std::int64_t>((halo + p.b_unit - 1) / p.b_unit) * p.in_stride[last_b];
-  if (kRunsOwnEnds && halo > 0 && p.t[last_b] < p.ext[last_b] &&
-      (p.B + halo) * p.nc_in <= kRunsThreads * kRunsLoads &&
-      (p.B + halo) * p.row_bytes + 4 * (2 * (p.B + halo) + p.A) <= kRunsMaxSmem && halo_reach < (std::int64_t{1} << 31)) {
+  if (kRunsOwnEnds && halo > 0 && p.t[last_b] < p.ext[last_b] && rows_fit(p.B + halo, p.nc_in, p.A) &&
+      halo_reach < (std::int64_t{1} << 31)) {
     p.halo = halo;
     p.b_last = last_b;
   }
