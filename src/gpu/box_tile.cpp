@@ -684,6 +684,15 @@ constexpr int kBoxHaloRoomKiB = 8;
 // The compact halo (box_tile.hpp) where whole slices do not apply or fit. Not measured yet.
 constexpr bool kBoxCompactHalo = true;
 
+// The grid (kBoxOneShotBytesPerEntry): one block per tile where the box's bytes pay for the tables
+// each block builds (runs_in + runs_out + gather_run entries) and gridDim.x holds the tiles, a
+// persistent grid elsewhere.
+bool one_block_per_tile(const box_params& p, int elem_bytes) {
+  const std::int64_t entries = std::int64_t{p.runs_in} + p.runs_out + p.gather_run;
+  return elem_bytes != kBoxOneShotSkipElem && std::int64_t{p.volume} * elem_bytes >= kBoxOneShotBytesPerEntry * entries &&
+         p.tiles <= std::numeric_limits<std::int32_t>::max();
+}
+
 // The halo's slices box p would take for owned ends, 0 where they do not apply (the budget aside).
 int halo_of(const box_params& p, int elem_bytes) {
   const int s = elem_bytes, d = p.out_order[p.out_run_dims - 1];
@@ -810,8 +819,9 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
       plan_within(kRawWideBudget, &within) && within.raw)
     chosen = within;
   // Owned ends (below) where the halo does not fit beside the box: the box planned again within
-  // 1-8 KiB less, taken where its halo fits, it keeps 80% of the volume and 90% of the shorter run,
-  // and the same gather and rows (kBoxHaloRoomKiB).
+  // 1-8 KiB less, taken where its halo fits, it keeps 80% of the volume, 90% of the shorter run,
+  // the same gather and rows, one block per tile where the box had it, and its layout takes at most
+  // a quarter more shared wavefronts (kBoxHaloRoomKiB says why).
   box_params owned;
   bool own = own_ends(chosen, s, &owned);
   for (int k = 1; !own && halo_of(chosen, s) > 0 && k <= kBoxHaloRoomKiB; ++k) {
@@ -821,7 +831,8 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
         std::int64_t{smaller.volume} * 10 >= std::int64_t{chosen.volume} * 8 &&
         std::int64_t{std::min(smaller.run_in, smaller.run_out)} * 10 >=
             std::int64_t{std::min(chosen.run_in, chosen.run_out)} * 9 &&
-        own_ends(smaller, s, &with_halo))
+        own_ends(smaller, s, &with_halo) && one_block_per_tile(with_halo, s) >= one_block_per_tile(chosen, s) &&
+        box_wavefronts(with_halo, s) * 4 <= box_wavefronts(chosen, s) * 5)
       chosen = smaller, owned = with_halo, own = true;
   }
   chosen.in_span_bytes = span * s;
@@ -849,12 +860,7 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
     const std::int64_t more = std::int64_t{owned.halo} * pr.dims[owned.halo_dim].in_stride * s;
     if (16 + reach + more < kBoxMaxWindow) chosen = owned, chosen.halo_reach_bytes = static_cast<std::int32_t>(more);
   }
-  // The grid (kBoxOneShotBytesPerEntry): one block per tile where the box's bytes pay for the tables
-  // each block builds (runs_in + runs_out + run_out entries) and gridDim.x holds the tiles, a
-  // persistent grid elsewhere.
-  const std::int64_t entries = std::int64_t{chosen.runs_in} + chosen.runs_out + chosen.gather_run;
-  chosen.one_shot = s != kBoxOneShotSkipElem && std::int64_t{chosen.volume} * s >= kBoxOneShotBytesPerEntry * entries &&
-                    chosen.tiles <= std::numeric_limits<std::int32_t>::max();
+  chosen.one_shot = one_block_per_tile(chosen, s);
   chosen.bulk = bulk_rows(chosen, s);  // kBoxBulkMaxElem
   set_tile_order(chosen, s);
   *out = chosen;
