@@ -677,11 +677,19 @@ bool shrink_for_raw(const problem& pr, const box_params& p, int budget, box_para
 constexpr bool kBoxOwnEnds = true;
 constexpr int kBoxHaloMaxShare = 4;  // halo slices * kBoxHaloMaxShare <= the tile's slices of d
 // Where the halo does not fit beside the box, box_plan plans the box again within up to this many
-// KiB less (1 KiB steps). The suite's slowest i8 / f16 boxes without a halo are 2-5 KiB over: i8
-// [2172,20,11,11,17,3] (168 rows of 236 B and 15 more), f16 [1384,19,10,3,10,17] and
-// [388,12,21,3,8,19,3]. Not measured yet (sixty-ninth session, branch cand/box-halo-reach).
+// KiB less (1 KiB steps), taken where it keeps 80% of the volume, 90% of the shorter run, one block
+// per tile and at most a quarter more shared wavefronts (box_wavefronts). The suite's slowest i8 /
+// f16 boxes without a halo were 2-5 KiB over. H100, 2026-12-06, three alternating rounds by name
+// against main (docs/performance.md, seventieth session; results/halo-guard-ab-2026-12-06-h100.json),
+// % of copy: i8 [2172,20,11,11,17,3] 54.5 -> 69.1 (34272 -> 27693 B), f16 [1384,19,10,3,10,17]
+// 64.0 -> 73.4, [42,25,14,19,19,25] 69.4 -> 78.6, [388,12,21,3,8,19,3] 64.7 -> 75.6 (6 slices and
+// one of halo where there were 7), [596,14,9,17,15,7] 87.9 -> 89.9. Without the last two conditions
+// (suites, same machine): [388,...] took rows of 256 B at 4.3 times the wavefronts and lost 16
+// points, i8 [84,25,14,19,19,25] a persistent grid and 5.7 (it keeps its box now).
 constexpr int kBoxHaloRoomKiB = 8;
-// The compact halo (box_tile.hpp) where whole slices do not apply or fit. Not measured yet.
+// The compact halo (box_tile.hpp) where whole slices do not apply or fit. H100, the same rounds:
+// i8 [92,201,168,85] 58.4 -> 67.8, f16 [46,201,168,85] 55.9 -> 69.9 (15 and 7 rows loaded where
+// whole slices would be 92 and 46), f64 [23,201,168,85] 82.4 -> 85.8, [194,12,21,3,8,19,3] 82.9 -> 83.7.
 constexpr bool kBoxCompactHalo = true;
 
 // The grid (kBoxOneShotBytesPerEntry): one block per tile where the box's bytes pay for the tables
@@ -706,8 +714,8 @@ int halo_of(const box_params& p, int elem_bytes) {
 
 // Box p (raw rows) with a compact halo (box_tile.hpp) where its output run is two dims f, d
 // outside the input run and f holds the 16 / s - 1 elements: false where that does not apply or
-// fit. Taken only where whole slices are not (the measured form): the i8 / f16 reversals whose
-// slices are half the box (not measured yet).
+// fit. Taken only where whole slices are not (measured first): the i8 / f16 reversals whose slices
+// are half the box gained 9 and 14 points (kBoxCompactHalo).
 bool compact_halo(const box_params& p, int elem_bytes, box_params* out) {
   const int s = elem_bytes, V = 16 / s;
   if (!kBoxOwnEnds || s >= 16 || !p.raw || p.out_run_dims != 2) return false;
