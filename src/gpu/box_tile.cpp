@@ -676,17 +676,83 @@ bool shrink_for_raw(const problem& pr, const box_params& p, int budget, box_para
 // [11,21,10,4,12,13,23,2] +4.2, [298,14,9,17,15,7] -1.3) and a third.
 constexpr bool kBoxOwnEnds = true;
 constexpr int kBoxHaloMaxShare = 4;  // halo slices * kBoxHaloMaxShare <= the tile's slices of d
+// Where the halo does not fit beside the box, box_plan plans the box again within up to this many
+// KiB less (1 KiB steps), taken where it keeps 80% of the volume, 90% of the shorter run, one block
+// per tile and at most a quarter more shared wavefronts (box_wavefronts). The suite's slowest i8 /
+// f16 boxes without a halo were 2-5 KiB over. H100, 2026-12-06, three alternating rounds by name
+// against main (docs/performance.md, seventieth session; results/halo-guard-ab-2026-12-06-h100.json),
+// % of copy: i8 [2172,20,11,11,17,3] 54.5 -> 69.1 (34272 -> 27693 B), f16 [1384,19,10,3,10,17]
+// 64.0 -> 73.4, [42,25,14,19,19,25] 69.4 -> 78.6, [388,12,21,3,8,19,3] 64.7 -> 75.6 (6 slices and
+// one of halo where there were 7), [596,14,9,17,15,7] 87.9 -> 89.9. Without the last two conditions
+// (suites, same machine): [388,...] took rows of 256 B at 4.3 times the wavefronts and lost 16
+// points, i8 [84,25,14,19,19,25] a persistent grid and 5.7 (it keeps its box now).
+constexpr int kBoxHaloRoomKiB = 8;
+// The compact halo (box_tile.hpp) where whole slices do not apply or fit. H100, the same rounds:
+// i8 [92,201,168,85] 58.4 -> 67.8, f16 [46,201,168,85] 55.9 -> 69.9 (15 and 7 rows loaded where
+// whole slices would be 92 and 46), f64 [23,201,168,85] 82.4 -> 85.8, [194,12,21,3,8,19,3] 82.9 -> 83.7.
+constexpr bool kBoxCompactHalo = true;
 
-// Box p with owned ends, laid out for its load box; false where they do not apply or fit.
-bool own_ends(const box_params& p, int elem_bytes, box_params* out) {
+// The grid (kBoxOneShotBytesPerEntry): one block per tile where the box's bytes pay for the tables
+// each block builds (runs_in + runs_out + gather_run entries) and gridDim.x holds the tiles, a
+// persistent grid elsewhere.
+bool one_block_per_tile(const box_params& p, int elem_bytes) {
+  const std::int64_t entries = std::int64_t{p.runs_in} + p.runs_out + p.gather_run;
+  return elem_bytes != kBoxOneShotSkipElem && std::int64_t{p.volume} * elem_bytes >= kBoxOneShotBytesPerEntry * entries &&
+         p.tiles <= std::numeric_limits<std::int32_t>::max();
+}
+
+// The halo's slices box p would take for owned ends, 0 where they do not apply (the budget aside).
+int halo_of(const box_params& p, int elem_bytes) {
   const int s = elem_bytes, d = p.out_order[p.out_run_dims - 1];
-  if (!kBoxOwnEnds || s >= 16 || p.ntiles[d] < 2 || (p.out_aligned && p.run_out * s % 16 == 0)) return false;
+  if (!kBoxOwnEnds || s >= 16 || p.ntiles[d] < 2 || (p.out_aligned && p.run_out * s % 16 == 0)) return 0;
   for (int i = 0; i < p.in_run_dims; ++i)
-    if (p.in_order[i] == d) return false;
+    if (p.in_order[i] == d) return 0;
+  if (p.cut_b != kPackedNoDim && p.cut_b != d) return 0;
+  const int halo = (16 / s - 1 + p.out_unit - 1) / p.out_unit;  // slices: 16 / s - 1 elements of every output run
+  return halo * kBoxHaloMaxShare > p.t[d] ? 0 : halo;
+}
+
+// Box p (raw rows) with a compact halo (box_tile.hpp) where its output run is two dims f, d
+// outside the input run and f holds the 16 / s - 1 elements: false where that does not apply or
+// fit. Taken only where whole slices are not (measured first): the i8 / f16 reversals whose slices
+// are half the box gained 9 and 14 points (kBoxCompactHalo).
+bool compact_halo(const box_params& p, int elem_bytes, box_params* out) {
+  const int s = elem_bytes, V = 16 / s;
+  if (!kBoxOwnEnds || s >= 16 || !p.raw || p.out_run_dims != 2) return false;
+  const int f = p.out_order[0], d = p.out_order[1];
+  if (p.ntiles[d] < 2 || (p.out_aligned && p.run_out * s % 16 == 0) || p.t[f] < V - 1 || p.t[f] != p.ext[f]) return false;
+  for (int i = 0; i < p.in_run_dims; ++i)
+    if (p.in_order[i] == d || p.in_order[i] == f) return false;
   if (p.cut_b != kPackedNoDim && p.cut_b != d) return false;
   box_params q = p;
-  q.halo = (16 / s - 1 + p.out_unit - 1) / p.out_unit;  // slices: 16 / s - 1 elements of every output run
-  if (q.halo * kBoxHaloMaxShare > p.t[d]) return false;
+  q.halo = 1, q.halo_dim = d, q.halo_f = f, q.halo_rows = V - 1, q.own_rows = p.runs_in;
+  q.cut_b = d, q.out_lim = kBoxLimB;
+  q.runs_in = p.runs_in + q.halo_rows;
+  q.gather_run = p.run_out + q.halo_rows;
+  q.gtab_len = box_gtab_index(q, q.gather_run - 1) + 1;
+  // The region after the last row, at a start congruent to where element (c_f 0, c_d t[d]) would
+  // be (t[d] * spitch[d], which the input's alignment requires mod 16) and no chunk shared.
+  const int run_bytes = p.run_in * s;
+  int last = 0;
+  for (int r = 0; r < p.runs_in; ++r) last = std::max(last, box_run_of(p, true, r).base);
+  const int want = p.t[d] * p.spitch[d] % 16;
+  int h = last + run_bytes;
+  h += ((want - h) % 16 + 16) % 16;
+  while (!raw_gap(h - last, run_bytes)) h += 16;
+  q.halo_base = h;
+  const int end = h + (q.halo_rows - 1) * p.spitch[f];
+  q.tile_bytes = (std::max(end, last) + 15 + 16 * p.nc_in + 127) / 128 * 128;
+  q.smem_bytes = q.tile_bytes + 4 * box_tables_of(q).end;
+  *out = q;
+  return q.smem_bytes <= (p.words ? kBoxWordsMaxSmem : kBoxMaxSmem);
+}
+
+// Owned ends by whole slices of the halo dim (the load box).
+bool own_slices(const box_params& p, int elem_bytes, box_params* out) {
+  const int s = elem_bytes, d = p.out_order[p.out_run_dims - 1];
+  box_params q = p;
+  q.halo = halo_of(p, s);
+  if (q.halo == 0) return false;
   q.halo_dim = d;
   q.cut_b = d;  // in_cut then holds each input row's coordinate along d (box_load_origin)
   q.out_lim = kBoxLimB;
@@ -702,6 +768,11 @@ bool own_ends(const box_params& p, int elem_bytes, box_params* out) {
            return (swz != kBoxWords || s <= 4) && layout(r, s, min_row + step * k, swz, budget);
          }) &&
          out->words == p.words;
+}
+
+// Box p with owned ends (whole slices, else a compact halo); false where they do not apply or fit.
+bool own_ends(const box_params& p, int elem_bytes, box_params* out) {
+  return own_slices(p, elem_bytes, out) || (kBoxCompactHalo && compact_halo(p, elem_bytes, out));
 }
 
 bool box_plan(const problem& pr, box_params* out, const char** reason) {
@@ -755,14 +826,29 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
   if (chosen.raw && s >= kRawWideMinElem && std::int64_t{chosen.volume} * s > kRawWideBudget &&
       plan_within(kRawWideBudget, &within) && within.raw)
     chosen = within;
-  box_params owned;  // kBoxOwnEnds says where and why
-  if (own_ends(chosen, s, &owned)) chosen = owned;
+  // Owned ends (below) where the halo does not fit beside the box: the box planned again within
+  // 1-8 KiB less, taken where its halo fits, it keeps 80% of the volume, 90% of the shorter run,
+  // the same gather and rows, one block per tile where the box had it, and its layout takes at most
+  // a quarter more shared wavefronts (kBoxHaloRoomKiB says why).
+  box_params owned;
+  bool own = own_ends(chosen, s, &owned);
+  for (int k = 1; !own && halo_of(chosen, s) > 0 && k <= kBoxHaloRoomKiB; ++k) {
+    box_params smaller, with_halo;
+    if (plan_within((chosen.words ? kBoxWordsMaxSmem : kBoxMaxSmem) - 1024 * k, &smaller) &&
+        smaller.words == chosen.words && smaller.raw == chosen.raw &&
+        std::int64_t{smaller.volume} * 10 >= std::int64_t{chosen.volume} * 8 &&
+        std::int64_t{std::min(smaller.run_in, smaller.run_out)} * 10 >=
+            std::int64_t{std::min(chosen.run_in, chosen.run_out)} * 9 &&
+        own_ends(smaller, s, &with_halo) && one_block_per_tile(with_halo, s) >= one_block_per_tile(chosen, s) &&
+        box_wavefronts(with_halo, s) * 4 <= box_wavefronts(chosen, s) * 5)
+      chosen = smaller, owned = with_halo, own = true;
+  }
   chosen.in_span_bytes = span * s;
   // 32-bit offsets inside a tile (kBoxMaxWindow): its input window (the origin's chunk, 16 bytes,
-  // then its loads' reach, the halo's included) and its output runs.
+  // then its loads' reach) and its output runs.
   std::int64_t max_in = 0, max_out = 0;
   for (int k = 0; k < pr.rank; ++k) {
-    max_in += (box_t(chosen, k) - 1) * pr.dims[k].in_stride;
+    max_in += (chosen.t[k] - 1) * pr.dims[k].in_stride;
     max_out += (chosen.t[k] - 1) * pr.dims[k].out_stride;
   }
   const std::int64_t reach = max_in * s + 16 * chosen.nc_in + 32;
@@ -771,12 +857,18 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
     return false;
   }
   chosen.in_reach_bytes = static_cast<std::int32_t>(reach);
-  // The grid (kBoxOneShotBytesPerEntry): one block per tile where the box's bytes pay for the tables
-  // each block builds (runs_in + runs_out + run_out entries) and gridDim.x holds the tiles, a
-  // persistent grid elsewhere.
-  const std::int64_t entries = std::int64_t{chosen.runs_in} + chosen.runs_out + chosen.gather_run;
-  chosen.one_shot = s != kBoxOneShotSkipElem && std::int64_t{chosen.volume} * s >= kBoxOneShotBytesPerEntry * entries &&
-                    chosen.tiles <= std::numeric_limits<std::int32_t>::max();
+  // Owned ends (kBoxOwnEnds says where and why), where the halo's reach keeps within the window too.
+  // A tile whose halo exists reaches halo_reach_bytes further: the kernel's test for a tile inside
+  // the input adds it only there, so that the last tiles along halo_dim keep the unchecked loads
+  // (with the halo's reach added to every tile, the i8 box [132,10,23,16,23,8,3] perm
+  // 2,4,3,1,0,5,6, whose halo_dim is the input's slowest, sent a quarter of its tiles through the
+  // checked loads and ran 78.2 -> 62.3% of copy; H100, sixty-ninth session).
+  if (own) {
+    owned.in_span_bytes = chosen.in_span_bytes, owned.in_reach_bytes = chosen.in_reach_bytes;
+    const std::int64_t more = std::int64_t{owned.halo} * pr.dims[owned.halo_dim].in_stride * s;
+    if (16 + reach + more < kBoxMaxWindow) chosen = owned, chosen.halo_reach_bytes = static_cast<std::int32_t>(more);
+  }
+  chosen.one_shot = one_block_per_tile(chosen, s);
   chosen.bulk = bulk_rows(chosen, s);  // kBoxBulkMaxElem
   set_tile_order(chosen, s);
   *out = chosen;

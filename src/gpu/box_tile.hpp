@@ -84,6 +84,11 @@
 // by t; the shared layout, the input rows (runs_in) and gtab are the load box's. d lies outside
 // the input run, so the halo's slices are more input rows; a tile knows which of them exist from
 // its coordinate along d (cut_b is d, whether or not t divides its extent).
+// Compact halo (halo_f != kPackedNoDim; raw rows, an output run of two dims f, d, both outside the
+// input run): the next slice's first 16 / s - 1 elements of a run are at c_f = 0 .. halo_rows - 1,
+// c_d = t[d], so a tile loads those halo_rows input rows only, into a region of their own at linear
+// byte halo_base, row i at halo_base + i * spitch[f] (f's pitch, so the wide gather's step holds
+// across the slice's end), and gtab's entries past run_out point there. The box itself keeps t.
 #pragma once
 
 #include <cstdint>
@@ -164,6 +169,9 @@ struct box_params {
   // the halo's), gtab's length in entries.
   int halo = 0, halo_dim = kPackedNoDim;
   int gather_run = 1;
+  // Compact halo (above): f, the rows (elements of the next slice), the box's own rows and the
+  // region's linear start.
+  int halo_f = kPackedNoDim, halo_rows = 0, own_rows = 0, halo_base = 0;
   int volume = 1;                                   // elements of a full tile
   // Box dims (t > 1) in each side's order, fastest first; the first in_run_dims / out_run_dims
   // make the side's run.
@@ -207,6 +215,7 @@ struct box_params {
   int groups = 1;                 // runs_out / t_d0 * wg_cg
   std::int64_t in_span_bytes = 0; // bytes from the input's first element to past its last
   std::int32_t in_reach_bytes = 0;  // bytes past a tile's origin its loads may touch (both chunks)
+  std::int32_t halo_reach_bytes = 0;  // and past that, a tile whose halo exists (owned ends)
   // Shared memory: the tile (tile_bytes), then int32 tables in_off[runs_in], in_cut[runs_in],
   // out_off[runs_out], out_cut[runs_out], out_base[runs_out], gtab[gtab_len] and, for raw rows,
   // in_base[runs_in].
@@ -299,16 +308,29 @@ struct box_run {
   std::int32_t base = 0;
 };
 
-// A dim's extent in the load box: its tile extent, and the halo's slices along halo_dim.
-XPOSE_HD inline int box_t(const box_params& p, int d) { return d == p.halo_dim ? p.t[d] + p.halo : p.t[d]; }
+// A dim's extent in the load box: its tile extent, and the halo's slices along halo_dim. kHalo
+// false: the tile extent (a kernel without owned ends, compiled as before them).
+template <bool kHalo = true>
+XPOSE_HD inline int box_t(const box_params& p, int d) {
+  if constexpr (kHalo) return d == p.halo_dim && p.halo_f == kPackedNoDim ? p.t[d] + p.halo : p.t[d];
+  return p.t[d];
+}
 
+template <bool kHalo = true>
 XPOSE_HD inline box_run box_run_of(const box_params& p, bool in_side, int idx) {
   box_run r;
+  if (kHalo && in_side && p.halo_f != kPackedNoDim && idx >= p.own_rows) {  // a compact halo's row
+    const int i = idx - p.own_rows, d = p.halo_dim;
+    r.off = static_cast<std::int32_t>(i * p.in_stride[p.halo_f] + p.t[d] * p.in_stride[d]);
+    r.base = p.halo_base + i * p.spitch[p.halo_f];
+    r.cut = static_cast<std::uint32_t>(p.t[d]) << 16;  // d is cut_b; f is whole
+    return r;
+  }
   const int* order = in_side ? p.in_order : p.out_order;
   for (int i = in_side ? p.in_run_dims : p.out_run_dims; i < p.n_box; ++i) {
     const int d = order[i];
     const int q = static_cast<int>(p.t_div[d].div(static_cast<std::uint32_t>(idx)));
-    const int c = idx - q * box_t(p, d);
+    const int c = idx - q * box_t<kHalo>(p, d);
     idx = q;
     r.off += static_cast<std::int32_t>(c * (in_side ? p.in_stride[d] : p.out_stride[d]));
     r.base += c * p.spitch[d];
@@ -319,12 +341,14 @@ XPOSE_HD inline box_run box_run_of(const box_params& p, bool in_side, int idx) {
 }
 
 // Linear shared byte of element j of an output run, from the run's element 0.
+template <bool kHalo = true>
 XPOSE_HD inline std::int32_t box_gtab_of(const box_params& p, int j) {
+  if (kHalo && p.halo_f != kPackedNoDim && j >= p.run_out) return p.halo_base + (j - p.run_out) * p.spitch[p.halo_f];
   std::int32_t L = 0;
   for (int i = 0; i < p.out_run_dims; ++i) {
     const int d = p.out_order[i];
     const int q = static_cast<int>(p.t_div[d].div(static_cast<std::uint32_t>(j)));
-    L += (j - q * box_t(p, d)) * p.spitch[d];
+    L += (j - q * box_t<kHalo>(p, d)) * p.spitch[d];
     j = q;
   }
   return L;
@@ -388,6 +412,11 @@ XPOSE_HD inline int box_halo_live(const box_params& p, int start) {
   const int after = p.ext[p.halo_dim] - start - p.t[p.halo_dim];
   return after < 0 ? 0 : after < p.halo ? after : p.halo;
 }
+// The elements past its own that an output run's gather may read in a tile (its halo's).
+XPOSE_HD inline int box_halo_elems(const box_params& p, int start) {
+  const int live = box_halo_live(p, start) * p.out_unit, most = p.gather_run - p.run_out;
+  return live < most ? live : most;
+}
 // The load phase's bounds of a tile: its origin, with lim_b at the slices of halo_dim it loads
 // (its own and the halo's that exist; where the tile is at the edge that is the edge's lim_b).
 XPOSE_HD inline packed_origin box_load_origin(const box_params& p, packed_origin o, int start) {
@@ -395,6 +424,13 @@ XPOSE_HD inline packed_origin box_load_origin(const box_params& p, packed_origin
   const int after = p.ext[p.halo_dim] - start - p.t[p.halo_dim];
   if (after < p.halo) o.lim_b = static_cast<std::uint32_t>(p.t[p.halo_dim] + after), o.full = false;
   return o;
+}
+
+// Whether a tile's loads all lie inside the input (the kernel's unchecked loads): its origin, in
+// bytes from the input's first element, and how many of its halo slices exist.
+XPOSE_HD inline bool box_tile_inside(const box_params& p, std::int64_t origin_bytes, int halo_live) {
+  const std::int64_t reach = p.in_reach_bytes + (halo_live > 0 ? p.halo_reach_bytes : 0);
+  return origin_bytes >= 16 && origin_bytes <= p.in_span_bytes - reach;
 }
 
 // Table offsets in shared memory (int32 words after the tile).

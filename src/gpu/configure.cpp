@@ -607,7 +607,11 @@ status configure_permute_box(plan_data& pd, std::string* why) {
                                   p->words_shift ? ", at any byte phase (two word loads and a funnel)" : "");
   pd.launch_note += box_store_converged(*p, s, 0) ? "; stores: every chunk by one converged path"
                                                   : "; stores: whole chunks (an aligned output; converged otherwise)";
-  if (p->halo)
+  if (p->halo && p->halo_f != kPackedNoDim)
+    pd.launch_note += fmt::format("; output ends owned (each chunk whole, by the tile holding its first byte; a "
+                                  "compact halo of {} input runs, the next slice's first elements)",
+                                  p->halo_rows);
+  else if (p->halo)
     pd.launch_note += fmt::format("; output ends owned (each chunk whole, by the tile holding its first byte; a "
                                   "halo of {} slice{}, {} input runs loaded)",
                                   p->halo, p->halo > 1 ? "s" : "", p->runs_in);

@@ -1,6 +1,7 @@
 #include "common/test_util.hpp"
 
 #include <cstring>
+#include <random>
 
 #include "cpu/reference.hpp"
 #include "plan/problem.hpp"
@@ -79,6 +80,20 @@ permute_desc pdesc(std::vector<std::int64_t> extents, std::vector<int> perm, int
   d.extents = std::move(extents);
   d.perm = std::move(perm);
   d.elem_bytes = elem_bytes;
+  return d;
+}
+
+permute_desc compact_halo_shape(std::uint64_t seed, int c) {
+  std::mt19937_64 rng(seed * 1000003u + static_cast<std::uint64_t>(c));
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  permute_desc d;
+  d.elem_bytes = 1 << (c / 2 % 4);
+  const int rank = static_cast<int>(pick(3, 4));
+  for (int k = 0; k < rank; ++k) d.extents.push_back(pick(2, k == rank - 1 ? 120 : 60));
+  d.extents[0] = pick(16 / d.elem_bytes, 100);
+  d.perm.resize(rank);
+  for (int k = 0; k < rank; ++k) d.perm[k] = rank - 1 - k;
+  if (c % 2) std::swap(d.perm[0], d.perm[1]);
   return d;
 }
 

@@ -26,6 +26,12 @@ permute_desc pdesc(std::vector<std::int64_t> extents, std::vector<int> perm, int
 // PermuteBoxShiftedWords runs them.
 std::vector<permute_desc> shifted_word_suite_shapes();
 
+// Draw c of the shapes that give permute_box a compact halo often enough to test (box_tile.hpp):
+// reversals of rank 3 or 4 (every other one with its two fastest output dims swapped) of 1- to
+// 8-byte elements whose input-slowest dim, the output's fastest, holds 16 / s elements or more.
+// BoxTile.CompactHaloRandomShapes and GpuRandom.PermuteBoxCompactHalo keep those that take one.
+permute_desc compact_halo_shape(std::uint64_t seed, int c);
+
 // One case per kernel that set_tile_order must put in panels (their input seams' neighbours far
 // apart in output order, their spans at most kTilePanelMaxSpanBytes), with an input offset in
 // elements: GpuPlanner.TilePanelCasesPlanPanels checks the plan, GpuRandom.TilePanels runs them.

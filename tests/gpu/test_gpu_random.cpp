@@ -235,13 +235,16 @@ TEST(GpuRandom, PermuteRunsOwnedEnds) {
 
 // permute_box with owned output ends (box_tile.hpp: a halo of slices along the output run's last
 // dim, the chunk crossing into the next slice written whole, the one the slice starts inside of
-// skipped): random permutations whose box plan has a halo; three scaled-down suite layouts first
-// (the word gather with halos of one and three slices, f16's element gather).
+// skipped): random permutations whose box plan has a halo; six scaled-down suite layouts first
+// (the word gather with halos of one and three slices, f16's element gather, three compact halos).
 TEST(GpuRandom, PermuteBoxOwnedEnds) {
   const auto cases = owned_ends_cases(
       20261207, 3000, 400000, 60,
       {xpose::test::pdesc({16, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 1),
-       xpose::test::pdesc({6, 50, 168, 85}, {3, 2, 1, 0}, 1), xpose::test::pdesc({4, 50, 168, 85}, {3, 2, 1, 0}, 2)},
+       xpose::test::pdesc({6, 50, 168, 85}, {3, 2, 1, 0}, 1), xpose::test::pdesc({4, 50, 168, 85}, {3, 2, 1, 0}, 2),
+       // compact halos (box_tile.hpp): the reversals' word and element gathers
+       xpose::test::pdesc({92, 6, 20, 85}, {3, 2, 1, 0}, 1), xpose::test::pdesc({46, 10, 100, 85}, {3, 2, 1, 0}, 2),
+       xpose::test::pdesc({20, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 2)},
       [](const xpose::detail::problem& pr) {
         xpose::detail::gpu::box_params p;
         const char* reason = "";
@@ -250,6 +253,23 @@ TEST(GpuRandom, PermuteBoxOwnedEnds) {
   ASSERT_GE(cases.size(), 30u);  // the planning above runs without a device too
   XPOSE_REQUIRE_GPU();
   run_owned_ends(cases, "permute_box", 9400);
+}
+
+// permute_box with a compact halo (box_tile.hpp): random reversals and transposes of 1- to 8-byte
+// elements whose boxes take one (xpose::test::compact_halo_shape), 20 of them.
+TEST(GpuRandom, PermuteBoxCompactHalo) {
+  std::vector<xpose::permute_desc> cases;
+  for (int c = 0; c < 4000 && cases.size() < 20; ++c) {
+    const xpose::permute_desc d = xpose::test::compact_halo_shape(20261209, c);
+    xpose::detail::gpu::box_params p;
+    const char* reason = "";
+    if (xpose::detail::gpu::box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason) &&
+        p.halo_f != xpose::detail::gpu::kPackedNoDim)
+      cases.push_back(d);
+  }
+  ASSERT_EQ(cases.size(), 20u);  // the planning above runs without a device too
+  XPOSE_REQUIRE_GPU();
+  run_owned_ends(cases, "permute_box", 9700);
 }
 
 // Random 2-D transposes whose leading dimensions, batch strides and pointer offsets are whole 16-byte

@@ -283,7 +283,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   std::int32_t* in_base = tab + tb.in_base;  // raw rows only
   const int tid = static_cast<int>(threadIdx.x);
   for (int r = tid; r < p.runs_in; r += kBoxThreads) {
-    const box_run run = box_run_of(p, true, r);
+    const box_run run = box_run_of<Owned>(p, true, r);
     in_off[r] = run.off * S;  // bytes
     in_cut[r] = run.cut;
     if (p.raw) in_base[r] = run.base;
@@ -296,14 +296,15 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   // fifty-fifth session).
   auto out_tables = [&] {
     for (int o = tid; o < p.runs_out; o += kBoxThreads) {
-      const box_run run = box_run_of(p, false, o);
+      const box_run run = box_run_of<Owned>(p, false, o);
       out_off[o] = run.off;
       out_cut[o] = run.cut;
       out_base[o] = run.base;
     }
-    for (int j = tid; j < p.gather_run; j += kBoxThreads)
+    const int gather_run = Owned ? p.gather_run : p.run_out;
+    for (int j = tid; j < gather_run; j += kBoxThreads)
       gtab[box_gtab_index(p, j)] =
-          box_gtab_word(box_gtab_of(p, j), !p.wide && j + 1 < p.gather_run ? box_gtab_of(p, j + 1) : 0);
+          box_gtab_word(box_gtab_of<Owned>(p, j), !p.wide && j + 1 < gather_run ? box_gtab_of<Owned>(p, j + 1) : 0);
   };
   // The tile's origin: one thread computes the next one during this tile's stores and publishes it
   // at the closing barrier (a division chain over every dim, as in permute_runs).
@@ -342,7 +343,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     // parameter no kernel spills more than before (ptxas -v, sixty-ninth session).
     const int start = Owned ? next_start : 0;
     const packed_origin ol = Owned ? box_load_origin(p, o, start) : o;
-    const int glen = out_run_bytes / S + (Owned ? box_halo_live(p, start) * p.out_unit : 0);
+    const int glen = out_run_bytes / S + (Owned ? box_halo_elems(p, start) : 0);
     // The converged store's first chunk of a run: from its head chunk (first < 0) on, or, where the
     // previous tile along halo_dim owns that chunk, from the first one starting in the run.
     const int first_min = Owned && start > 0 ? 0 : -16;
@@ -359,7 +360,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     // Every chunk of a tile inside the input (the first tiles and the last may not be): loads
     // without bounds checks. Outside it, load_chunk checks against the window's span (bytes before
     // the window load as 0: no run byte lies there, since every run starts at or after tin).
-    const bool inside = tin_abs >= 16 && tin_abs <= p.in_span_bytes - p.in_reach_bytes;
+    const bool inside = box_tile_inside(p, tin_abs, Owned ? box_halo_live(p, start) : 0);
     const auto win_span = static_cast<std::int32_t>(min(p.in_span_bytes - wbase, std::int64_t{kBoxMaxWindow}));
     auto load = [&](std::int32_t a) {
       return inside ? __ldg(reinterpret_cast<const uint4*>(inw + a)) : load_chunk(inw, a, win_span);

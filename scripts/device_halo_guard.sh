@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The seventieth session's owned-ends plans (branch cand/box-halo-compact): its permutation tests
+# with memcheck, then main against the branch by name, alternating rounds, on the plans that differ
+# (scripts/cases/box_halo_guard_70_cases.txt). Carry build-dev-next/{xpose_main,xpose_new,
+# test_gpu_new,libgomp.so.1}.xz (xpose_main: main's; the others the branch's). About 300 s.
+#   OUT=$OUT scripts/device_halo_guard.sh
+# $OUT/tests.log, $OUT/ab.log and $OUT/ab.json.
+set -uo pipefail
+export BIN=build-dev-next/guard
+source "$(dirname "$0")/device_common.sh"
+device_unpack xpose_main xpose_new test_gpu_new libgomp.so.1
+nvidia-smi -L | tee "$OUT/tests.log"
+F='GpuRandom.*OwnedEnds:GpuRandom.PermuteRunsAnyAlignment:GpuRandom.PermutationsSmall:GpuRandom.PermutationsPerVariant'
+F="$F:GpuRandom.TilePanels:GpuRandom.PermuteBox*"
+timeout 300 $B/test_gpu_new --gtest_filter="$F" 2>&1 |
+  grep -E "^\[  (PASSED|FAILED)  \]|^\[       OK \]|Failure|Which is|case|tests ran" | head -60 >> "$OUT/tests.log"
+timeout 200 compute-sanitizer --tool memcheck $B/test_gpu_new --gtest_filter='GpuRandom.*OwnedEnds:GpuRandom.PermuteBoxCompactHalo' 2>&1 |
+  grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" | head -8 >> "$OUT/tests.log"
+echo "tests done at ${SECONDS}s" | tee -a "$OUT/tests.log"
+BINS="xpose_main xpose_new" CASES=scripts/cases/box_halo_guard_70_cases.txt ROUNDS=${ROUNDS:-3} \
+  "$(dirname "$0")/device_ab_cases.sh" > /dev/null
+tail -1 "$OUT/ab.log"
