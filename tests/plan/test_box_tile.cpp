@@ -962,6 +962,38 @@ TEST(BoxTile, PlansInputsOver2GiB) {
   EXPECT_GT(p.in_span_bytes, std::int64_t{1} << 31);
 }
 
+// A halo whose reach would take a tile's window to 2 GiB: the box is planned without owned ends
+// (before the sixty-ninth session's last fix box_plan refused it). f16 [28,12,21,3,8,19,3] takes
+// 3x19x2x21x6 and a slice of halo where 3x19x2x21x7 had no room for one (kBoxHaloRoomKiB); its
+// halo dim strided so that 5 steps along it keep a tile under the window and 6 do not: the 6-slice
+// box without its halo. (The 7-slice box reaches as far as the halo's tile, so it never fits where
+// that does not.)
+TEST(BoxTile, HaloPastTheWindowDropsTheHalo) {
+  const xpose::permute_desc d = xpose::test::pdesc({28, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 2);
+  problem pr = xpose::detail::normalize(xpose::detail::to_problem(d));
+  const char* reason = "";
+  box_params owned, far;
+  ASSERT_TRUE(box_plan(pr, &owned, &reason)) << reason;
+  ASSERT_EQ(owned.halo, 1);
+  const int hd = owned.halo_dim, s = 2;
+  ASSERT_EQ(owned.t[hd], 6);
+  // The reach without the halo dim, then its stride: 5 steps under the window, 6 past it.
+  std::int64_t rest = 16 * owned.nc_in + 32 + 16;
+  for (int k = 0; k < pr.rank; ++k)
+    if (k != hd) rest += (owned.t[k] - 1) * pr.dims[k].in_stride * s;
+  const std::int64_t room = kBoxMaxWindow - rest;
+  std::int64_t stride = room / (s * 6) + 8;
+  stride += ((pr.dims[hd].in_stride - stride) % 8 + 8) % 8;  // the same 16-byte phase as before
+  ASSERT_LT(5 * stride * s, room);
+  ASSERT_GE(6 * stride * s, room);
+  pr.dims[hd].in_stride = stride;  // the input is only read: the dims slower than hd may overlap it
+  ASSERT_TRUE(box_plan(pr, &far, &reason)) << reason;
+  EXPECT_EQ(far.halo, 0);
+  EXPECT_EQ(far.halo_reach_bytes, 0);
+  EXPECT_EQ(far.t[hd], 6);
+  EXPECT_LT(16 + std::int64_t{far.in_reach_bytes}, kBoxMaxWindow);
+}
+
 }  // namespace
 
 // The compact halo (box_tile.hpp) over random reversals and transposes whose boxes take it: the
