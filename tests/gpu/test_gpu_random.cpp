@@ -236,7 +236,8 @@ TEST(GpuRandom, PermuteRunsOwnedEnds) {
 // permute_box with owned output ends (box_tile.hpp: a halo of slices along the output run's last
 // dim, the chunk crossing into the next slice written whole, the one the slice starts inside of
 // skipped): random permutations whose box plan has a halo; six scaled-down suite layouts first
-// (the word gather with halos of one and three slices, f16's element gather, three compact halos).
+// (the word gather with halos of one and three slices, f16's element gather, two compact halos and
+// a box planned within less room for its halo, as in BoxTile.OwnedEndsOnSuiteShapes).
 TEST(GpuRandom, PermuteBoxOwnedEnds) {
   const auto cases = owned_ends_cases(
       20261207, 3000, 400000, 60,
@@ -244,7 +245,8 @@ TEST(GpuRandom, PermuteBoxOwnedEnds) {
        xpose::test::pdesc({6, 50, 168, 85}, {3, 2, 1, 0}, 1), xpose::test::pdesc({4, 50, 168, 85}, {3, 2, 1, 0}, 2),
        // compact halos (box_tile.hpp): the reversals' word and element gathers
        xpose::test::pdesc({92, 6, 20, 85}, {3, 2, 1, 0}, 1), xpose::test::pdesc({46, 10, 100, 85}, {3, 2, 1, 0}, 2),
-       xpose::test::pdesc({20, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 2)},
+       // 3x19x2x21x6 and a slice of halo where 3x19x2x21x7 had no room for one (kBoxHaloRoomKiB)
+       xpose::test::pdesc({28, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 2)},
       [](const xpose::detail::problem& pr) {
         xpose::detail::gpu::box_params p;
         const char* reason = "";
