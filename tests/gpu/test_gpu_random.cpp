@@ -200,6 +200,16 @@ std::vector<xpose::permute_desc> owned_ends_cases(std::uint64_t seed, int tries,
   return fixed;
 }
 
+// owned_ends_cases' test: the kernel's planner (runs_plan, box_plan) plans the problem with a halo.
+template <class Params, class Plan>
+auto plans_a_halo(Plan plan) {
+  return [plan](const xpose::detail::problem& pr) {
+    Params p;
+    const char* reason = "";
+    return plan(pr, &p, &reason) && p.halo > 0;
+  };
+}
+
 // Each case at pointer offsets of every phase, by `variant` and (every third) under auto.
 void run_owned_ends(const std::vector<xpose::permute_desc>& cases, const char* variant, std::uint64_t seed) {
   int n = 0;
@@ -223,11 +233,7 @@ TEST(GpuRandom, PermuteRunsOwnedEnds) {
       20261206, 400, 200000, 40,
       {xpose::test::pdesc({19, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 4),
        xpose::test::pdesc({23, 201, 37, 85}, {3, 2, 1, 0}, 4)},
-      [](const xpose::detail::problem& pr) {
-        xpose::detail::gpu::runs_params p;
-        const char* reason = "";
-        return xpose::detail::gpu::runs_plan(pr, &p, &reason) && p.halo > 0;
-      });
+      plans_a_halo<xpose::detail::gpu::runs_params>(xpose::detail::gpu::runs_plan));
   ASSERT_GE(cases.size(), 30u);  // the planning above runs without a device too
   XPOSE_REQUIRE_GPU();
   run_owned_ends(cases, "permute_runs", 9100);
@@ -247,11 +253,7 @@ TEST(GpuRandom, PermuteBoxOwnedEnds) {
        xpose::test::pdesc({92, 6, 20, 85}, {3, 2, 1, 0}, 1), xpose::test::pdesc({46, 10, 100, 85}, {3, 2, 1, 0}, 2),
        // 3x19x2x21x6 and a slice of halo where 3x19x2x21x7 had no room for one (kBoxHaloRoomKiB)
        xpose::test::pdesc({28, 12, 21, 3, 8, 19, 3}, {6, 5, 4, 1, 3, 0, 2}, 2)},
-      [](const xpose::detail::problem& pr) {
-        xpose::detail::gpu::box_params p;
-        const char* reason = "";
-        return xpose::detail::gpu::box_plan(pr, &p, &reason) && p.halo > 0;
-      });
+      plans_a_halo<xpose::detail::gpu::box_params>(xpose::detail::gpu::box_plan));
   ASSERT_GE(cases.size(), 30u);  // the planning above runs without a device too
   XPOSE_REQUIRE_GPU();
   run_owned_ends(cases, "permute_box", 9400);
