@@ -31,6 +31,27 @@ device_alltests() {
   ) > "$OUT/tests-all.log" 2>&1 &
 }
 
+# The owned-ends permutation tests of test binary $1 (filter $2, default DEVICE_PERM_TESTS), then
+# memcheck on filter $3 (default GpuRandom.*OwnedEnds); summary lines appended to $OUT/tests.log.
+DEVICE_PERM_TESTS='GpuRandom.*OwnedEnds:GpuRandom.PermuteRunsAnyAlignment:GpuRandom.PermutationsSmall'
+DEVICE_PERM_TESTS="$DEVICE_PERM_TESTS:GpuRandom.PermutationsPerVariant:GpuRandom.TilePanels:GpuRandom.PermuteBox*"
+device_perm_tests() {
+  timeout 300 "$B/$1" --gtest_filter="${2:-$DEVICE_PERM_TESTS}" 2>&1 |
+    grep -E "^\[  (PASSED|FAILED)  \]|^\[       OK \]|Failure|Which is|case|tests ran" | head -60 >> "$OUT/tests.log"
+  timeout 200 compute-sanitizer --tool memcheck "$B/$1" --gtest_filter="${3:-GpuRandom.*OwnedEnds}" 2>&1 |
+    grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" | head -8 >> "$OUT/tests.log"
+  echo "tests done at ${SECONDS}s" | tee -a "$OUT/tests.log"
+}
+
+# The permutation suite of dtype $2 by binary $1 (`auto`, five repetitions): $3/suite-$2-NAME.json
+# and its stderr, NAME being $4 (default $1); the exit status and time appended to log $5.
+device_suite() {
+  local name=${4:-$1}
+  timeout 250 "$B/$1" bench --suite permute --dtype "$2" --variants auto --reps 5 --warmup 1 \
+    --json "$3/suite-$2-$name.json" > /dev/null 2> "$3/suite-err-$2-$name.txt"
+  echo "suite $2 $name rc=$? at ${SECONDS}s" | tee -a "$5"
+}
+
 # `xpose bench --variants auto` (binary $3, default xpose) on each "extents perm dtype" line of file
 # $1 (- : standard input), ten repetitions: $OUT/$2-N.json for line N.
 device_cases() {

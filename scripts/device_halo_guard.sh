@@ -14,13 +14,7 @@ source "$(dirname "$0")/device_common.sh"
 NEW=${NEW:-xpose_new} TESTBIN=${TESTBIN:-test_gpu_new}
 device_unpack xpose_main "$NEW" "$TESTBIN" libgomp.so.1
 nvidia-smi -L | tee "$OUT/tests.log"
-F='GpuRandom.*OwnedEnds:GpuRandom.PermuteRunsAnyAlignment:GpuRandom.PermutationsSmall:GpuRandom.PermutationsPerVariant'
-F="$F:GpuRandom.TilePanels:GpuRandom.PermuteBox*"
-timeout 300 "$B/$TESTBIN" --gtest_filter="$F" 2>&1 |
-  grep -E "^\[  (PASSED|FAILED)  \]|^\[       OK \]|Failure|Which is|case|tests ran" | head -60 >> "$OUT/tests.log"
-timeout 200 compute-sanitizer --tool memcheck "$B/$TESTBIN" --gtest_filter='GpuRandom.*OwnedEnds:GpuRandom.PermuteBoxCompactHalo:GpuRandom.PermuteBoxWideWords' 2>&1 |
-  grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" | head -8 >> "$OUT/tests.log"
-echo "tests done at ${SECONDS}s" | tee -a "$OUT/tests.log"
+device_perm_tests "$TESTBIN" "" 'GpuRandom.*OwnedEnds:GpuRandom.PermuteBoxCompactHalo:GpuRandom.PermuteBoxWideWords'
 BINS="xpose_main $NEW" CASES=${CASES:-scripts/cases/box_halo_guard_70_cases.txt} ROUNDS=${ROUNDS:-3} \
   "$(dirname "$0")/device_ab_cases.sh" > /dev/null
 tail -1 "$OUT/ab.log"

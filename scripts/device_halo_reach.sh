@@ -18,19 +18,11 @@ device_unpack xpose_main xpose_reach test_gpu_reach libgomp.so.1
 S=$(mktemp -d)
 nvidia-smi -L | tee "$OUT/tests.log"
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
-  F='GpuRandom.*OwnedEnds:GpuRandom.PermuteRunsAnyAlignment:GpuRandom.PermutationsSmall:GpuRandom.PermutationsPerVariant'
-  F="$F:GpuRandom.TilePanels:GpuRandom.PermuteBox*"
-  timeout 300 $B/test_gpu_reach --gtest_filter="$F" 2>&1 |
-    grep -E "^\[  (PASSED|FAILED)  \]|^\[       OK \]|Failure|Which is|case|tests ran" | head -60 >> "$OUT/tests.log"
-  timeout 200 compute-sanitizer --tool memcheck $B/test_gpu_reach --gtest_filter='GpuRandom.*OwnedEnds:GpuRandom.PermuteBoxCompactHalo' 2>&1 |
-    grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" | head -8 >> "$OUT/tests.log"
-  echo "tests done at ${SECONDS}s" | tee -a "$OUT/tests.log"
+  device_perm_tests test_gpu_reach "" 'GpuRandom.*OwnedEnds:GpuRandom.PermuteBoxCompactHalo'
 fi
 for t in ${SUITES:-i8 f16}; do
   for b in main reach; do
-    timeout 250 $B/xpose_$b bench --suite permute --dtype "$t" --variants auto --reps 5 --warmup 1 \
-      --json "$S/suite-$t-$b.json" > /dev/null 2> "$S/suite-err-$t-$b.txt"
-    echo "suite $t $b rc=$? at ${SECONDS}s" | tee -a "$OUT/tests.log"
+    device_suite "xpose_$b" "$t" "$S" "$b" "$OUT/tests.log"
     tar czf "$OUT/suites.tgz" -C "$S" .  # after each suite: a call cut off keeps what finished
   done
 done

@@ -20,21 +20,14 @@ BIN=build-dev-next/own source "$(dirname "$0")/device_common.sh"
 device_unpack xpose_head xpose_bown test_gpu_bown libgomp.so.1
 nvidia-smi -L | tee "$OUT/tests.log"
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
-  F='GpuRandom.*OwnedEnds:GpuRandom.PermuteRunsAnyAlignment:GpuRandom.PermutationsSmall:GpuRandom.PermutationsPerVariant'
-  F="$F:GpuRandom.TilePanels:GpuRandom.PermuteBox*"
+  F=$DEVICE_PERM_TESTS
   [ "${TESTS:-}" = short ] && F='GpuRandom.*OwnedEnds:GpuRandom.PermuteBox'
-  timeout 300 $B/test_gpu_bown --gtest_filter="$F" 2>&1 |
-    grep -E "^\[  (PASSED|FAILED)  \]|^\[       OK \]|Failure|Which is|case|tests ran" | head -60 >> "$OUT/tests.log"
-  timeout 200 compute-sanitizer --tool memcheck $B/test_gpu_bown --gtest_filter='GpuRandom.*OwnedEnds' 2>&1 |
-    grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]|Invalid" | head -8 >> "$OUT/tests.log"
-  echo "tests done at ${SECONDS}s" | tee -a "$OUT/tests.log"
+  device_perm_tests test_gpu_bown "$F"
 fi
 if [ -n "${SUITES:-}" ]; then
   for t in $SUITES; do
     for b in head bown; do
-      timeout 250 $B/xpose_$b bench --suite permute --dtype "$t" --variants auto --reps 5 --warmup 1 \
-        --json "$OUT/suite-$t-$b.json" > /dev/null 2> "$OUT/suite-err-$t-$b.txt"
-      echo "suite $t $b rc=$? at ${SECONDS}s" | tee -a "$OUT/tests.log"
+      device_suite "xpose_$b" "$t" "$OUT" "$b" "$OUT/tests.log"
     done
   done
   exit 0

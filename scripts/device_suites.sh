@@ -17,9 +17,7 @@ S=$(mktemp -d)
 nvidia-smi -L | tee "$OUT/suites.log"
 for t in ${SUITES:-i8 f16 f32 f64 c128}; do
   for b in $BINS; do
-    timeout 250 "$B/$b" bench --suite permute --dtype "$t" --variants auto --reps 5 --warmup 1 \
-      --json "$S/suite-$t-$b.json" > /dev/null 2> "$S/suite-err-$t-$b.txt"
-    echo "suite $t $b rc=$? at ${SECONDS}s" | tee -a "$OUT/suites.log"
+    device_suite "$b" "$t" "$S" "$b" "$OUT/suites.log"
     tar czf "$OUT/suites.tgz" -C "$S" .
   done
 done
