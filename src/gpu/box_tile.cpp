@@ -292,16 +292,23 @@ bool raw_gap(int gap, int run_bytes) {
 //   f64 [4,8,8,8,8,8,16,32] 86.4 -> 81.8).
 // - 4-byte elements: mixed, mean -0.9 over 13 boxes (f32 [6,15,17,4,9,6,13,14] 78.1 -> 70.6,
 //   [7262,22,5,2,7,6] 59.7 -> 67.2), so they keep the persistent grid (kBoxOneShotSkipElem).
-// - Below the threshold: i8 [1851276,29,5] 58.4 -> 55.3 (28 B per entry), [1472,6,22,6,10,23]
-//   43.9 -> 6.7 (1 B per entry: an 8280-entry table for an 8280-byte box); an earlier call.
-// So the bound lies between 28 (lost) and 58 (gained); it was 48 until the seventieth session,
-// which set 40: the room retry's guard (one block per tile where the box had it) kept i8
-// [84,25,14,19,19,25] from a halo because its box with one came to 47 B per entry. At 40 it takes
-// the halo on one block per tile, ten more i8 / f16 suite boxes of 40-48 B per entry move to one
-// block per tile, and c128 [112410,199,3] moves from permute_packed to permute_box. Not yet
-// measured on a device (docs/performance.md, "Next device calls").
-constexpr std::int64_t kBoxOneShotBytesPerEntry = 40;
+// - Below the threshold then (48): i8 [1851276,29,5] 58.4 -> 55.3 (28 B per entry),
+//   [1472,6,22,6,10,23] 43.9 -> 6.7 (1 B per entry: an 8280-entry table for an 8280-byte box).
+// The seventy-first session measured the bound again (H100, alternating rounds by name, each
+// build's plans against the next lower bound's; docs/performance.md; results/oneshot-*-2026-12-06-
+// h100.json): every suite box (seeds 1-3) that moves to one block per tile at 40-48 B per entry
+// gained but one (10 of 11: i8 [23196,29,57,7] 73.8 -> 84.3, f16 [758,23,10,12,8,4,2] 83.3 ->
+// 93.9, c128 [112410,199,3] 92.3 -> 99.6, from permute_packed), at 32-40 (17 of 17, one by 0.4:
+// i8 [36,11,7,5,23,12,11,6] 69.0 -> 83.8, [44,13,14,4,18,20,23] 69.8 -> 80.9), at 16-32 (14 of
+// 14: i8 [1851276,29,5] itself 79.4 -> 87.1, f16 [2,24,19,23,24,25,16,5] 77.8 -> 97.4); at 8-16
+// four of seven gained, one held and two lost 4.5 and 6.1 (i8 [3268,8,6,18,19,5] 84.3 -> 78.2);
+// below 8 all six lost 12-48 (i8 [3480,3,17,21,18,4] 78.9 -> 31.0). So 16.
+constexpr std::int64_t kBoxOneShotBytesPerEntry = 16;
 constexpr int kBoxOneShotSkipElem = 4;
+// The word gather on rows laid out by pitch (not raw) keeps the earlier 48: at 40 the one such
+// suite box that moved, i8 [24,18,22,13,3,14,2,24] (42 B per entry), ran 77.2 -> 70.8% of copy on
+// one block per tile (the one of the 40-48 group above that lost; H100, seventy-first session).
+constexpr std::int64_t kBoxOneShotWordsBytesPerEntry = 48;
 
 // Elements up to this size may take raw rows (box_tile.hpp). 16-byte elements' rows are aligned
 // chunks already wherever the pointer is.
@@ -715,7 +722,8 @@ constexpr bool kBoxCompactHalo = true;
 // persistent grid elsewhere.
 bool one_block_per_tile(const box_params& p, int elem_bytes) {
   const std::int64_t entries = std::int64_t{p.runs_in} + p.runs_out + p.gather_run;
-  return elem_bytes != kBoxOneShotSkipElem && std::int64_t{p.volume} * elem_bytes >= kBoxOneShotBytesPerEntry * entries &&
+  const std::int64_t per_entry = p.words && !p.raw ? kBoxOneShotWordsBytesPerEntry : kBoxOneShotBytesPerEntry;
+  return elem_bytes != kBoxOneShotSkipElem && std::int64_t{p.volume} * elem_bytes >= per_entry * entries &&
          p.tiles <= std::numeric_limits<std::int32_t>::max();
 }
 
