@@ -709,8 +709,10 @@ constexpr int kBoxHaloRoomKiB = 8;
 // 12/16 of its slices of the halo dim, under the retry's conditions (shrink_for_halo). The retry
 // plans the whole box again and may change its shape; i8 [29048,22,5,2,7,6], the i8 suite's
 // minimum (61.5% of copy, H100, seventieth session), came back from it as a narrower box and so
-// kept no halo; 157 of its 168 slices leave room for one of 15. Not yet measured on a device
-// (docs/performance.md, "Next device calls").
+// kept no halo; 157 of its 168 slices leave room for one of 15. H100, three alternating rounds by
+// name against main (docs/performance.md, seventy-first session; results/halo-shrink-ab-2026-12-06-
+// h100.json), % of copy: i8 [29048,...] 61.2 -> 67.0, f16 [132,12,6,2,15,18,13,2] 80.9 -> 87.6
+// (14 slices and one of halo where there were 15), [668,2,19,4,3,20,22] 65.8 -> 70.4.
 constexpr bool kBoxHaloShrink = true;
 // The compact halo (box_tile.hpp) where whole slices do not apply or fit. H100, the same rounds:
 // i8 [92,201,168,85] 58.4 -> 67.8, f16 [46,201,168,85] 55.9 -> 69.9 (15 and 7 rows loaded where
