@@ -292,10 +292,23 @@ bool raw_gap(int gap, int run_bytes) {
 //   f64 [4,8,8,8,8,8,16,32] 86.4 -> 81.8).
 // - 4-byte elements: mixed, mean -0.9 over 13 boxes (f32 [6,15,17,4,9,6,13,14] 78.1 -> 70.6,
 //   [7262,22,5,2,7,6] 59.7 -> 67.2), so they keep the persistent grid (kBoxOneShotSkipElem).
-// - Below the threshold: i8 [1851276,29,5] 58.4 -> 55.3 (28 B per entry), [1472,6,22,6,10,23]
-//   43.9 -> 6.7 (1 B per entry: an 8280-entry table for an 8280-byte box); an earlier call.
-constexpr std::int64_t kBoxOneShotBytesPerEntry = 48;
+// - Below the threshold then (48): i8 [1851276,29,5] 58.4 -> 55.3 (28 B per entry),
+//   [1472,6,22,6,10,23] 43.9 -> 6.7 (1 B per entry: an 8280-entry table for an 8280-byte box).
+// The seventy-first session measured the bound again (H100, alternating rounds by name, each
+// build's plans against the next lower bound's; docs/performance.md; results/oneshot-*-2026-12-06-
+// h100.json): every suite box (seeds 1-3) that moves to one block per tile at 40-48 B per entry
+// gained but one (10 of 11: i8 [23196,29,57,7] 73.8 -> 84.3, f16 [758,23,10,12,8,4,2] 83.3 ->
+// 93.9, c128 [112410,199,3] 92.3 -> 99.6, from permute_packed), at 32-40 (17 of 17, one by 0.4:
+// i8 [36,11,7,5,23,12,11,6] 69.0 -> 83.8, [44,13,14,4,18,20,23] 69.8 -> 80.9), at 16-32 (14 of
+// 14: i8 [1851276,29,5] itself 79.4 -> 87.1, f16 [2,24,19,23,24,25,16,5] 77.8 -> 97.4); at 8-16
+// four of seven gained, one held and two lost 4.5 and 6.1 (i8 [3268,8,6,18,19,5] 84.3 -> 78.2);
+// below 8 all six lost 12-48 (i8 [3480,3,17,21,18,4] 78.9 -> 31.0). So 16.
+constexpr std::int64_t kBoxOneShotBytesPerEntry = 16;
 constexpr int kBoxOneShotSkipElem = 4;
+// The word gather on rows laid out by pitch (not raw) keeps the earlier 48: at 40 the one such
+// suite box that moved, i8 [24,18,22,13,3,14,2,24] (42 B per entry), ran 77.2 -> 70.8% of copy on
+// one block per tile (the one of the 40-48 group above that lost; H100, seventy-first session).
+constexpr std::int64_t kBoxOneShotWordsBytesPerEntry = 48;
 
 // Elements up to this size may take raw rows (box_tile.hpp). 16-byte elements' rows are aligned
 // chunks already wherever the pointer is.
@@ -585,6 +598,17 @@ bool fewest_wavefronts(const box_params& base, int elem_bytes, int steps, box_pa
   return fewest >= 0;
 }
 
+// The layout of box p with the fewest wavefronts: row pitches from the run's bytes up by 0..15
+// steps of max(4, s) bytes, each plain and with every swizzle the element allows; then the smaller
+// tile. False if none fits the budget.
+bool row_layout(const box_params& p, int elem_bytes, int budget, box_params* out) {
+  const int s = elem_bytes, step = std::max(4, s);
+  const int min_row = (p.run_in * s + step - 1) / step * step;
+  return fewest_wavefronts(p, s, 16, out, [&](box_params* q, int k, int swz) {
+    return (swz != kBoxWords || s <= 4) && layout(q, s, min_row + step * k, swz, budget);
+  });
+}
+
 // The best-scoring box whose growth aims at `target` bytes (grow), in its layout of fewest
 // wavefronts; false if none fits the shared-memory budget.
 bool pick_box(const problem& pr, int target, int budget, box_params* chosen) {
@@ -615,13 +639,7 @@ bool pick_box(const problem& pr, int target, int budget, box_params* chosen) {
       }
     }
   if (best_score < 0) return false;
-  // The layout: row pitches from the run's bytes up by 0..15 steps of max(4, s) bytes, each plain
-  // and with every swizzle the element allows; fewest wavefronts, then the smaller tile.
-  const int step = std::max(4, s);
-  const int min_row = (best.run_in * s + step - 1) / step * step;
-  return fewest_wavefronts(best, s, 16, chosen, [&](box_params* q, int k, int swz) {
-    return (swz != kBoxWords || s <= 4) && layout(q, s, min_row + step * k, swz, budget);
-  });
+  return row_layout(best, s, budget, chosen);
 }
 
 // The raw layout with the fewest wavefronts for box p (0..7 chunks of extra room for the rows,
@@ -687,6 +705,15 @@ constexpr int kBoxHaloMaxShare = 4;  // halo slices * kBoxHaloMaxShare <= the ti
 // (suites, same machine): [388,...] took rows of 256 B at 4.3 times the wavefronts and lost 16
 // points, i8 [84,25,14,19,19,25] a persistent grid and 5.7 (it keeps its box now).
 constexpr int kBoxHaloRoomKiB = 8;
+// Where neither the box nor the room retry has room for the halo: the same box with 15/16 down to
+// 12/16 of its slices of the halo dim, under the retry's conditions (shrink_for_halo). The retry
+// plans the whole box again and may change its shape; i8 [29048,22,5,2,7,6], the i8 suite's
+// minimum (61.5% of copy, H100, seventieth session), came back from it as a narrower box and so
+// kept no halo; 157 of its 168 slices leave room for one of 15. H100, three alternating rounds by
+// name against main (docs/performance.md, seventy-first session; results/halo-shrink-ab-2026-12-06-
+// h100.json), % of copy: i8 [29048,...] 61.2 -> 67.0, f16 [132,12,6,2,15,18,13,2] 80.9 -> 87.6
+// (14 slices and one of halo where there were 15), [668,2,19,4,3,20,22] 65.8 -> 70.4.
+constexpr bool kBoxHaloShrink = true;
 // The compact halo (box_tile.hpp) where whole slices do not apply or fit. H100, the same rounds:
 // i8 [92,201,168,85] 58.4 -> 67.8, f16 [46,201,168,85] 55.9 -> 69.9 (15 and 7 rows loaded where
 // whole slices would be 92 and 46), f64 [23,201,168,85] 82.4 -> 85.8, [194,12,21,3,8,19,3] 82.9 -> 83.7.
@@ -697,7 +724,8 @@ constexpr bool kBoxCompactHalo = true;
 // persistent grid elsewhere.
 bool one_block_per_tile(const box_params& p, int elem_bytes) {
   const std::int64_t entries = std::int64_t{p.runs_in} + p.runs_out + p.gather_run;
-  return elem_bytes != kBoxOneShotSkipElem && std::int64_t{p.volume} * elem_bytes >= kBoxOneShotBytesPerEntry * entries &&
+  const std::int64_t per_entry = p.words && !p.raw ? kBoxOneShotWordsBytesPerEntry : kBoxOneShotBytesPerEntry;
+  return elem_bytes != kBoxOneShotSkipElem && std::int64_t{p.volume} * elem_bytes >= per_entry * entries &&
          p.tiles <= std::numeric_limits<std::int32_t>::max();
 }
 
@@ -761,18 +789,48 @@ bool own_slices(const box_params& p, int elem_bytes, box_params* out) {
   q.gather_run = p.run_out + q.halo * p.out_unit;
   q.gtab_len = box_gtab_index(q, q.gather_run - 1) + 1;
   const int budget = p.words ? kBoxWordsMaxSmem : kBoxMaxSmem;
-  if (p.raw) return raw_layout(q, s, budget, out) && out->words == p.words;
-  const int step = std::max(4, s);
-  const int min_row = (q.run_in * s + step - 1) / step * step;
-  return fewest_wavefronts(q, s, 16, out, [&](box_params* r, int k, int swz) {
-           return (swz != kBoxWords || s <= 4) && layout(r, s, min_row + step * k, swz, budget);
-         }) &&
-         out->words == p.words;
+  return (p.raw ? raw_layout(q, s, budget, out) : row_layout(q, s, budget, out)) && out->words == p.words;
 }
 
 // Box p with owned ends (whole slices, else a compact halo); false where they do not apply or fit.
 bool own_ends(const box_params& p, int elem_bytes, box_params* out) {
   return own_slices(p, elem_bytes, out) || (kBoxCompactHalo && compact_halo(p, elem_bytes, out));
+}
+
+// Whether `smaller`, a box in place of `box` that took owned ends as `with_halo`, keeps what the
+// halo must not cost (kBoxHaloRoomKiB says why): the same gather and rows, 80% of the volume, 90%
+// of the shorter run, one block per tile where the box had it, at most a quarter more shared
+// wavefronts.
+bool halo_keeps(const box_params& box, const box_params& smaller, const box_params& with_halo, int elem_bytes) {
+  return smaller.words == box.words && smaller.raw == box.raw &&
+         std::int64_t{smaller.volume} * 10 >= std::int64_t{box.volume} * 8 &&
+         std::int64_t{std::min(smaller.run_in, smaller.run_out)} * 10 >= std::int64_t{std::min(box.run_in, box.run_out)} * 9 &&
+         one_block_per_tile(with_halo, elem_bytes) >= one_block_per_tile(box, elem_bytes) &&
+         box_wavefronts(with_halo, elem_bytes) * 4 <= box_wavefronts(box, elem_bytes) * 5;
+}
+
+// Box p with 15/16 down to 12/16 of its slices of the halo dim (kBoxHaloShrink), the largest whose
+// halo fits and keeps what halo_keeps asks, laid out as box_plan lays boxes out (raw rows where p
+// has them): the box in *smaller, with owned ends in *owned. False where none does.
+bool shrink_for_halo(const problem& pr, const box_params& p, box_params* smaller, box_params* owned) {
+  const int s = pr.elem_bytes, d = p.out_order[p.out_run_dims - 1];
+  const int budget = p.words ? kBoxWordsMaxSmem : kBoxMaxSmem;
+  for (int k = 15; k >= 12; --k) {
+    std::vector<int> u(p.t, p.t + pr.rank);
+    u[d] = std::max(1, p.t[d] * k / 16);
+    if (u[d] >= p.t[d] || (k < 15 && u[d] == std::max(1, p.t[d] * (k + 1) / 16))) continue;
+    for (const bool split : {false, true}) {
+      box_params q, laid, with_halo;
+      if (!box_from(pr, u, &q, split, budget) || q.in_run_dims != p.in_run_dims || q.out_run_dims != p.out_run_dims ||
+          !std::equal(p.out_order, p.out_order + p.n_box, q.out_order) ||
+          !(p.raw ? raw_layout(q, s, budget, &laid) : row_layout(q, s, budget, &laid)) ||
+          !own_ends(laid, s, &with_halo) || !halo_keeps(p, laid, with_halo, s))
+        continue;
+      *smaller = laid, *owned = with_halo;
+      return true;
+    }
+  }
+  return false;
 }
 
 bool box_plan(const problem& pr, box_params* out, const char** reason) {
@@ -827,22 +885,19 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
       plan_within(kRawWideBudget, &within) && within.raw)
     chosen = within;
   // Owned ends (below) where the halo does not fit beside the box: the box planned again within
-  // 1-8 KiB less, taken where its halo fits, it keeps 80% of the volume, 90% of the shorter run,
-  // the same gather and rows, one block per tile where the box had it, and its layout takes at most
-  // a quarter more shared wavefronts (kBoxHaloRoomKiB says why).
+  // 1-8 KiB less (kBoxHaloRoomKiB), else the same box with fewer slices of the halo dim
+  // (kBoxHaloShrink), each taken where its halo fits and it keeps what halo_keeps asks.
   box_params owned;
   bool own = own_ends(chosen, s, &owned);
-  for (int k = 1; !own && halo_of(chosen, s) > 0 && k <= kBoxHaloRoomKiB; ++k) {
+  const bool wants_halo = !own && halo_of(chosen, s) > 0;
+  for (int k = 1; wants_halo && !own && k <= kBoxHaloRoomKiB; ++k) {
     box_params smaller, with_halo;
     if (plan_within((chosen.words ? kBoxWordsMaxSmem : kBoxMaxSmem) - 1024 * k, &smaller) &&
-        smaller.words == chosen.words && smaller.raw == chosen.raw &&
-        std::int64_t{smaller.volume} * 10 >= std::int64_t{chosen.volume} * 8 &&
-        std::int64_t{std::min(smaller.run_in, smaller.run_out)} * 10 >=
-            std::int64_t{std::min(chosen.run_in, chosen.run_out)} * 9 &&
-        own_ends(smaller, s, &with_halo) && one_block_per_tile(with_halo, s) >= one_block_per_tile(chosen, s) &&
-        box_wavefronts(with_halo, s) * 4 <= box_wavefronts(chosen, s) * 5)
+        own_ends(smaller, s, &with_halo) && halo_keeps(chosen, smaller, with_halo, s))
       chosen = smaller, owned = with_halo, own = true;
   }
+  box_params shrunk;
+  if (wants_halo && !own && kBoxHaloShrink && shrink_for_halo(pr, chosen, &shrunk, &owned)) chosen = shrunk, own = true;
   chosen.in_span_bytes = span * s;
   // 32-bit offsets inside a tile (kBoxMaxWindow): its input window (the origin's chunk, 16 bytes,
   // then its loads' reach) and its output runs.

@@ -733,6 +733,7 @@ TEST(GpuRandom, PermuteBoxWideWords) {
   ASSERT_TRUE(xpose::detail::gpu::box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
   ASSERT_TRUE(p.words);
   ASSERT_GT(p.smem_bytes, 48 * 1024);
+  ASSERT_EQ(p.halo, 15);  // 157 of its 168 slices and a halo (box_tile.cpp kBoxHaloShrink)
   for (const std::int64_t off : {0, 5})
     ASSERT_EQ(run_case(d, 1, off, (off * 7) % 16, 4400 + off, off ? "permute_box" : "auto"), "") << "offset " << off;
 }

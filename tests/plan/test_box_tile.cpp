@@ -920,8 +920,9 @@ TEST(BoxTile, RefusesWhatItCannotRun) {
 }
 
 // The grid (box_tile.cpp kBoxOneShotBytesPerEntry): one block per tile where the box holds at least
-// 48 bytes per table entry its block builds, except 4-byte elements; suite cases of the forty-third
-// session (docs/performance.md), with the entries counted here.
+// 16 bytes per table entry its block builds (input rows, output runs, the gather table's run),
+// 48 for the word gather on rows laid out by pitch, except 4-byte elements; suite cases of the
+// forty-third and seventy-first sessions (docs/performance.md), with the entries counted here.
 TEST(BoxTile, OneBlockPerTileWhereTheBoxPaysForItsTables) {
   struct c { std::vector<std::int64_t> ext; std::vector<int> perm; int eb; bool one_shot; };
   const std::vector<c> cases = {
@@ -930,8 +931,12 @@ TEST(BoxTile, OneBlockPerTileWhereTheBoxPaysForItsTables) {
       {{46, 201, 168, 85}, {3, 2, 1, 0}, 2, true},
       {{1393, 15, 13, 13, 19}, {3, 0, 1, 2, 4}, 8, true},
       {{543, 20, 11, 11, 17, 3}, {2, 4, 3, 1, 5, 0}, 16, true},
-      {{1851276, 29, 5}, {1, 0, 2}, 1, false},                          // 28 B per entry
+      {{84, 25, 14, 19, 19, 25}, {5, 4, 3, 0, 1, 2}, 1, true},          // with its halo, 40-48 B per entry
+      {{1851276, 29, 5}, {1, 0, 2}, 1, true},                           // 16-32 B per entry
+      {{5572, 15, 13, 13, 19}, {3, 0, 1, 2, 4}, 1, false},              // 8-16 B per entry
+      {{3480, 3, 17, 21, 18, 4}, {2, 0, 4, 3, 1, 5}, 1, false},         // under 8 B per entry
       {{1472, 6, 22, 6, 10, 23}, {0, 2, 5, 1, 4, 3}, 1, false},         // one 8280-entry output run
+      {{24, 18, 22, 13, 3, 14, 2, 24}, {7, 1, 4, 6, 3, 2, 0, 5}, 1, false},  // word gather, pitched rows: 42 B
       {{7262, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 4, false},           // 4-byte elements
   };
   for (const auto& k : cases) {
@@ -939,11 +944,12 @@ TEST(BoxTile, OneBlockPerTileWhereTheBoxPaysForItsTables) {
     box_params p;
     const char* reason = "";
     ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
-    const std::int64_t entries = std::int64_t{p.runs_in} + p.runs_out + p.run_out;
+    const std::int64_t entries = std::int64_t{p.runs_in} + p.runs_out + p.gather_run;
     const std::string box = fmt::format("{} x{} B: box {} ({} B, {} table entries)", fmt::join(k.ext, ","), k.eb,
                                         fmt::join(p.t, p.t + p.rank, "x"), p.volume * k.eb, entries);
     EXPECT_EQ(p.one_shot != 0, k.one_shot) << box;
-    if (k.eb != 4) EXPECT_EQ(std::int64_t{p.volume} * k.eb >= 48 * entries, k.one_shot) << box;
+    const std::int64_t per_entry = p.words && !p.raw ? 48 : 16;
+    if (k.eb != 4) EXPECT_EQ(std::int64_t{p.volume} * k.eb >= per_entry * entries, k.one_shot) << box;
   }
 }
 
@@ -992,6 +998,22 @@ TEST(BoxTile, HaloPastTheWindowDropsTheHalo) {
   EXPECT_EQ(far.halo_reach_bytes, 0);
   EXPECT_EQ(far.t[hd], 6);
   EXPECT_LT(16 + std::int64_t{far.in_reach_bytes}, kBoxMaxWindow);
+}
+
+// The same box with fewer slices of its halo dim (box_tile.cpp kBoxHaloShrink) where neither it
+// nor the room retry has room for the halo: the i8 suite's word box [29048,22,5,2,7,6] (168 slices
+// of its halo dim, 42336 B, no room for a halo of 15 slices) takes 157 slices and the halo. The
+// whole shape emulated, input and output misaligned.
+TEST(BoxTile, HaloShrinkOnSuiteShape) {
+  const xpose::permute_desc d = xpose::test::pdesc({29048, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 1);
+  box_params p;
+  const char* reason = "";
+  ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
+  ASSERT_EQ(p.halo, 15);
+  EXPECT_TRUE(p.words);
+  EXPECT_EQ(p.t[p.halo_dim], 157);
+  EXPECT_LE(p.smem_bytes, box_budget(p));
+  EXPECT_EQ(emulate(d, p, 5, 11, 2026), "");
 }
 
 }  // namespace
