@@ -772,7 +772,7 @@ bool compact_halo(const box_params& p, int elem_bytes, box_params* out) {
   q.tile_bytes = (std::max(end, last) + 15 + 16 * p.nc_in + 127) / 128 * 128;
   q.smem_bytes = q.tile_bytes + 4 * box_tables_of(q).end;
   *out = q;
-  return q.smem_bytes <= (p.words ? kBoxWordsMaxSmem : kBoxMaxSmem);
+  return q.smem_bytes <= box_budget(p);
 }
 
 // Owned ends by whole slices of the halo dim (the load box).
@@ -788,7 +788,7 @@ bool own_slices(const box_params& p, int elem_bytes, box_params* out) {
   q.runs_in = p.runs_in / p.t[d] * box_t(q, d);
   q.gather_run = p.run_out + q.halo * p.out_unit;
   q.gtab_len = box_gtab_index(q, q.gather_run - 1) + 1;
-  const int budget = p.words ? kBoxWordsMaxSmem : kBoxMaxSmem;
+  const int budget = box_budget(p);
   return (p.raw ? raw_layout(q, s, budget, out) : row_layout(q, s, budget, out)) && out->words == p.words;
 }
 
@@ -814,7 +814,7 @@ bool halo_keeps(const box_params& box, const box_params& smaller, const box_para
 // has them): the box in *smaller, with owned ends in *owned. False where none does.
 bool shrink_for_halo(const problem& pr, const box_params& p, box_params* smaller, box_params* owned) {
   const int s = pr.elem_bytes, d = p.out_order[p.out_run_dims - 1];
-  const int budget = p.words ? kBoxWordsMaxSmem : kBoxMaxSmem;
+  const int budget = box_budget(p);
   for (int k = 15; k >= 12; --k) {
     std::vector<int> u(p.t, p.t + pr.rank);
     u[d] = std::max(1, p.t[d] * k / 16);
@@ -892,7 +892,7 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
   const bool wants_halo = !own && halo_of(chosen, s) > 0;
   for (int k = 1; wants_halo && !own && k <= kBoxHaloRoomKiB; ++k) {
     box_params smaller, with_halo;
-    if (plan_within((chosen.words ? kBoxWordsMaxSmem : kBoxMaxSmem) - 1024 * k, &smaller) &&
+    if (plan_within(box_budget(chosen) - 1024 * k, &smaller) &&
         own_ends(smaller, s, &with_halo) && halo_keeps(chosen, smaller, with_halo, s))
       chosen = smaller, owned = with_halo, own = true;
   }

@@ -437,6 +437,9 @@ XPOSE_HD inline bool box_tile_inside(const box_params& p, std::int64_t origin_by
 struct box_tables {
   int in_off, in_cut, out_off, out_cut, out_base, gtab, in_base, end;
 };
+// The shared-memory budget a box keeps within: word boxes have more (kBoxWordsMaxSmem).
+inline int box_budget(const box_params& p) { return p.words ? kBoxWordsMaxSmem : kBoxMaxSmem; }
+
 XPOSE_HD inline box_tables box_tables_of(const box_params& p) {
   box_tables t;
   t.in_off = 0;

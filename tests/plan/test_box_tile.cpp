@@ -42,9 +42,6 @@ std::int32_t span_entry(const box_params& p, const std::vector<std::uint32_t>& g
   }
 }
 
-// The shared-memory budget a plan keeps within: word boxes have more (kBoxWordsMaxSmem).
-int box_budget(const box_params& p) { return p.words ? kBoxWordsMaxSmem : kBoxMaxSmem; }
-
 // in_mis / out_mis: misalignment of the pointers, in elements past a 16-byte boundary.
 std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mis_e, int out_mis_e,
                     std::uint64_t seed) {
