@@ -290,8 +290,9 @@ bool raw_gap(int gap, int run_bytes) {
 //   [543,20,11,11,17,3] 68.5 -> 82.3; means i8 +4.6, f16 +6.2, f64 +3.4, c128 +8.1 points over
 //   17 / 14 / 11 / 11 boxes; 5 of these 53 down by 0.2-4.6 (f16 [22,13,14,4,18,20,23] 70.9 -> 66.3,
 //   f64 [4,8,8,8,8,8,16,32] 86.4 -> 81.8).
-// - 4-byte elements: mixed, mean -0.9 over 13 boxes (f32 [6,15,17,4,9,6,13,14] 78.1 -> 70.6,
-//   [7262,22,5,2,7,6] 59.7 -> 67.2), so they keep the persistent grid (kBoxOneShotSkipElem).
+// - 4-byte elements: mixed at 48 B per entry, mean -0.9 over 13 boxes (f32 [6,15,17,4,9,6,13,14]
+//   78.1 -> 70.6, [7262,22,5,2,7,6] 59.7 -> 67.2); they kept the persistent grid until the
+//   seventy-second session (below).
 // - Below the threshold then (48): i8 [1851276,29,5] 58.4 -> 55.3 (28 B per entry),
 //   [1472,6,22,6,10,23] 43.9 -> 6.7 (1 B per entry: an 8280-entry table for an 8280-byte box).
 // The seventy-first session measured the bound again (H100, alternating rounds by name, each
@@ -303,8 +304,12 @@ bool raw_gap(int gap, int run_bytes) {
 // 14: i8 [1851276,29,5] itself 79.4 -> 87.1, f16 [2,24,19,23,24,25,16,5] 77.8 -> 97.4); at 8-16
 // four of seven gained, one held and two lost 4.5 and 6.1 (i8 [3268,8,6,18,19,5] 84.3 -> 78.2);
 // below 8 all six lost 12-48 (i8 [3480,3,17,21,18,4] 78.9 -> 31.0). So 16.
+// The seventy-second session gave 4-byte elements the same bound (they had kept the persistent
+// grid at any size): the f32 suite of both builds in one H100 call (results/suite-f32-2026-12-06-
+// h100-{main,f32os}.json), the 21 of 61 plans that move gained 7.0 points on average, 20 of 21
+// ([3623,7,2,21,21,3] 70.3 -> 86.4, [13,9,25,8,13,9,4,6] 69.3 -> 82.9, [6,15,17,4,9,6,13,14] 87.6
+// -> 93.5), one lost 2.9 ([22,12,5,21,6,20,20] 85.3 -> 82.5); the 40 that do not move -1.2 to +0.7.
 constexpr std::int64_t kBoxOneShotBytesPerEntry = 16;
-constexpr int kBoxOneShotSkipElem = 4;
 // The word gather on rows laid out by pitch (not raw) keeps the earlier 48: at 40 the one such
 // suite box that moved, i8 [24,18,22,13,3,14,2,24] (42 B per entry), ran 77.2 -> 70.8% of copy on
 // one block per tile (the one of the 40-48 group above that lost; H100, seventy-first session).
@@ -725,7 +730,7 @@ constexpr bool kBoxCompactHalo = true;
 bool one_block_per_tile(const box_params& p, int elem_bytes) {
   const std::int64_t entries = std::int64_t{p.runs_in} + p.runs_out + p.gather_run;
   const std::int64_t per_entry = p.words && !p.raw ? kBoxOneShotWordsBytesPerEntry : kBoxOneShotBytesPerEntry;
-  return elem_bytes != kBoxOneShotSkipElem && std::int64_t{p.volume} * elem_bytes >= per_entry * entries &&
+  return std::int64_t{p.volume} * elem_bytes >= per_entry * entries &&
          p.tiles <= std::numeric_limits<std::int32_t>::max();
 }
 

@@ -918,8 +918,8 @@ TEST(BoxTile, RefusesWhatItCannotRun) {
 
 // The grid (box_tile.cpp kBoxOneShotBytesPerEntry): one block per tile where the box holds at least
 // 16 bytes per table entry its block builds (input rows, output runs, the gather table's run),
-// 48 for the word gather on rows laid out by pitch, except 4-byte elements; suite cases of the
-// forty-third and seventy-first sessions (docs/performance.md), with the entries counted here.
+// 48 for the word gather on rows laid out by pitch; suite cases of the forty-third, seventy-first and
+// seventy-second sessions (docs/performance.md), with the entries counted here.
 TEST(BoxTile, OneBlockPerTileWhereTheBoxPaysForItsTables) {
   struct c { std::vector<std::int64_t> ext; std::vector<int> perm; int eb; bool one_shot; };
   const std::vector<c> cases = {
@@ -934,7 +934,10 @@ TEST(BoxTile, OneBlockPerTileWhereTheBoxPaysForItsTables) {
       {{3480, 3, 17, 21, 18, 4}, {2, 0, 4, 3, 1, 5}, 1, false},         // under 8 B per entry
       {{1472, 6, 22, 6, 10, 23}, {0, 2, 5, 1, 4, 3}, 1, false},         // one 8280-entry output run
       {{24, 18, 22, 13, 3, 14, 2, 24}, {7, 1, 4, 6, 3, 2, 0, 5}, 1, false},  // word gather, pitched rows: 42 B
-      {{7262, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 4, false},           // 4-byte elements
+      {{3623, 7, 2, 21, 21, 3}, {2, 0, 4, 1, 5, 3}, 4, true},           // 4-byte elements too
+      {{13, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}, 4, true},
+      {{7262, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 4, true},            // (auto runs permute_runs)
+      {{1742, 3, 17, 21, 18, 4}, {2, 0, 4, 3, 1, 5}, 2, false},         // under 16 B per entry
   };
   for (const auto& k : cases) {
     const xpose::permute_desc d = xpose::test::pdesc(k.ext, k.perm, k.eb);
@@ -946,7 +949,7 @@ TEST(BoxTile, OneBlockPerTileWhereTheBoxPaysForItsTables) {
                                         fmt::join(p.t, p.t + p.rank, "x"), p.volume * k.eb, entries);
     EXPECT_EQ(p.one_shot != 0, k.one_shot) << box;
     const std::int64_t per_entry = p.words && !p.raw ? 48 : 16;
-    if (k.eb != 4) EXPECT_EQ(std::int64_t{p.volume} * k.eb >= per_entry * entries, k.one_shot) << box;
+    EXPECT_EQ(std::int64_t{p.volume} * k.eb >= per_entry * entries, k.one_shot) << box;
   }
 }
 
