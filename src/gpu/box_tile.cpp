@@ -310,6 +310,14 @@ bool raw_gap(int gap, int run_bytes) {
 // ([3623,7,2,21,21,3] 70.3 -> 86.4, [13,9,25,8,13,9,4,6] 69.3 -> 82.9, [6,15,17,4,9,6,13,14] 87.6
 // -> 93.5), one lost 2.9 ([22,12,5,21,6,20,20] 85.3 -> 82.5); the 40 that do not move -1.2 to +0.7.
 constexpr std::int64_t kBoxOneShotBytesPerEntry = 16;
+// 16-byte elements from 8 B per entry: the same session, every suite box of seeds 1-10 that moves
+// between 16 and 8 (scripts/plan_diff.sh; H100, two or three alternating rounds by name,
+// results/oneshot-b8{,more}-ab-2026-12-06-h100.{json,log}): c128 11 of 11 gained 5.2-14.6 ([56775,197,6]
+// 84.6 -> 99.2, [9078,7,22,24,2] 90.2 -> 100.1; seven of them from permute_packed), where 2- to
+// 8-byte elements were mixed (f16 8 of 11 gained, two lost 13: [1978,17,3,7,19,2,5] 87.2 -> 74.1;
+// f32 two of three, [121,20,3,23,19,3,7] 67.9 -> 60.3; f64 two of four, [1027,191,171,2] 41.8 ->
+// 35.1).
+constexpr std::int64_t kBoxOneShotBytesPerEntryWide = 8;
 // The word gather on rows laid out by pitch (not raw) keeps the earlier 48: at 40 the one such
 // suite box that moved, i8 [24,18,22,13,3,14,2,24] (42 B per entry), ran 77.2 -> 70.8% of copy on
 // one block per tile (the one of the 40-48 group above that lost; H100, seventy-first session).
@@ -729,7 +737,9 @@ constexpr bool kBoxCompactHalo = true;
 // persistent grid elsewhere.
 bool one_block_per_tile(const box_params& p, int elem_bytes) {
   const std::int64_t entries = std::int64_t{p.runs_in} + p.runs_out + p.gather_run;
-  const std::int64_t per_entry = p.words && !p.raw ? kBoxOneShotWordsBytesPerEntry : kBoxOneShotBytesPerEntry;
+  const std::int64_t per_entry = p.words && !p.raw ? kBoxOneShotWordsBytesPerEntry
+                                 : elem_bytes == 16    ? kBoxOneShotBytesPerEntryWide
+                                                       : kBoxOneShotBytesPerEntry;
   return std::int64_t{p.volume} * elem_bytes >= per_entry * entries &&
          p.tiles <= std::numeric_limits<std::int32_t>::max();
 }

@@ -918,7 +918,7 @@ TEST(BoxTile, RefusesWhatItCannotRun) {
 
 // The grid (box_tile.cpp kBoxOneShotBytesPerEntry): one block per tile where the box holds at least
 // 16 bytes per table entry its block builds (input rows, output runs, the gather table's run),
-// 48 for the word gather on rows laid out by pitch; suite cases of the forty-third, seventy-first and
+// 48 for the word gather on rows laid out by pitch, 8 for 16-byte elements; suite cases of the forty-third, seventy-first and
 // seventy-second sessions (docs/performance.md), with the entries counted here.
 TEST(BoxTile, OneBlockPerTileWhereTheBoxPaysForItsTables) {
   struct c { std::vector<std::int64_t> ext; std::vector<int> perm; int eb; bool one_shot; };
@@ -938,6 +938,9 @@ TEST(BoxTile, OneBlockPerTileWhereTheBoxPaysForItsTables) {
       {{13, 9, 25, 8, 13, 9, 4, 6}, {4, 1, 3, 0, 6, 2, 7, 5}, 4, true},
       {{7262, 22, 5, 2, 7, 6}, {5, 2, 4, 3, 1, 0}, 4, true},            // (auto runs permute_runs)
       {{1742, 3, 17, 21, 18, 4}, {2, 0, 4, 3, 1, 5}, 2, false},         // under 16 B per entry
+      {{56775, 197, 6}, {0, 2, 1}, 16, true},                           // 16-byte elements: 8-16 B per entry
+      {{9078, 7, 22, 24, 2}, {0, 1, 4, 3, 2}, 16, true},
+      {{1978, 17, 3, 7, 19, 2, 5}, {2, 0, 5, 1, 4, 3, 6}, 2, false},     // the same bytes per entry, 2 B elements
   };
   for (const auto& k : cases) {
     const xpose::permute_desc d = xpose::test::pdesc(k.ext, k.perm, k.eb);
@@ -948,7 +951,7 @@ TEST(BoxTile, OneBlockPerTileWhereTheBoxPaysForItsTables) {
     const std::string box = fmt::format("{} x{} B: box {} ({} B, {} table entries)", fmt::join(k.ext, ","), k.eb,
                                         fmt::join(p.t, p.t + p.rank, "x"), p.volume * k.eb, entries);
     EXPECT_EQ(p.one_shot != 0, k.one_shot) << box;
-    const std::int64_t per_entry = p.words && !p.raw ? 48 : 16;
+    const std::int64_t per_entry = p.words && !p.raw ? 48 : k.eb == 16 ? 8 : 16;
     EXPECT_EQ(std::int64_t{p.volume} * k.eb >= per_entry * entries, k.one_shot) << box;
   }
 }
