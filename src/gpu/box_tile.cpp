@@ -316,7 +316,8 @@ constexpr std::int64_t kBoxOneShotBytesPerEntry = 16;
 // 84.6 -> 99.2, [9078,7,22,24,2] 90.2 -> 100.1; seven of them from permute_packed), where 2- to
 // 8-byte elements were mixed (f16 8 of 11 gained, two lost 13: [1978,17,3,7,19,2,5] 87.2 -> 74.1;
 // f32 two of three, [121,20,3,23,19,3,7] 67.9 -> 60.3; f64 two of four, [1027,191,171,2] 41.8 ->
-// 35.1).
+// 35.1). Not for single matrices (a normalised rank of 2): the narrow c128 transposes that 8 would
+// move (2 x 10^7, 3 x 10000001: permute_packed -> permute_box) have not been measured.
 constexpr std::int64_t kBoxOneShotBytesPerEntryWide = 8;
 // The word gather on rows laid out by pitch (not raw) keeps the earlier 48: at 40 the one such
 // suite box that moved, i8 [24,18,22,13,3,14,2,24] (42 B per entry), ran 77.2 -> 70.8% of copy on
@@ -738,8 +739,8 @@ constexpr bool kBoxCompactHalo = true;
 bool one_block_per_tile(const box_params& p, int elem_bytes) {
   const std::int64_t entries = std::int64_t{p.runs_in} + p.runs_out + p.gather_run;
   const std::int64_t per_entry = p.words && !p.raw ? kBoxOneShotWordsBytesPerEntry
-                                 : elem_bytes == 16    ? kBoxOneShotBytesPerEntryWide
-                                                       : kBoxOneShotBytesPerEntry;
+                                 : elem_bytes == 16 && p.rank >= 3 ? kBoxOneShotBytesPerEntryWide
+                                                                   : kBoxOneShotBytesPerEntry;
   return std::int64_t{p.volume} * elem_bytes >= per_entry * entries &&
          p.tiles <= std::numeric_limits<std::int32_t>::max();
 }
