@@ -306,17 +306,17 @@ bool raw_gap(int gap, int run_bytes) {
 // below 8 all six lost 12-48 (i8 [3480,3,17,21,18,4] 78.9 -> 31.0). So 16.
 // The seventy-second session gave 4-byte elements the same bound (they had kept the persistent
 // grid at any size): the f32 suite of both builds in one H100 call (results/suite-f32-2026-12-06-
-// h100-{main,f32os}.json), the 21 of 61 plans that move gained 7.0 points on average, 20 of 21
+// h100-{b1a1cd0,f32os}.json), the 21 of 61 plans that move gained 7.0 points on average, 20 of 21
 // ([3623,7,2,21,21,3] 70.3 -> 86.4, [13,9,25,8,13,9,4,6] 69.3 -> 82.9, [6,15,17,4,9,6,13,14] 87.6
 // -> 93.5), one lost 2.9 ([22,12,5,21,6,20,20] 85.3 -> 82.5); the 40 that do not move -1.2 to +0.7.
 constexpr std::int64_t kBoxOneShotBytesPerEntry = 16;
 // 16-byte elements from 8 B per entry: the same session, every suite box of seeds 1-10 that moves
 // between 16 and 8 (scripts/plan_diff.sh; H100, two or three alternating rounds by name,
-// results/oneshot-b8{,more}-ab-2026-12-06-h100.{json,log}): c128 11 of 11 gained 5.2-14.6 ([56775,197,6]
-// 84.6 -> 99.2, [9078,7,22,24,2] 90.2 -> 100.1; seven of them from permute_packed), where 2- to
-// 8-byte elements were mixed (f16 8 of 11 gained, two lost 13: [1978,17,3,7,19,2,5] 87.2 -> 74.1;
-// f32 two of three, [121,20,3,23,19,3,7] 67.9 -> 60.3; f64 two of four, [1027,191,171,2] 41.8 ->
-// 35.1). Not for single matrices (a normalised rank of 2): the narrow c128 transposes that 8 would
+// results/oneshot-b8{,more}-ab-2026-12-06-h100.{json,log}): c128 11 of 11 gained 5.2-14.6
+// ([56775,197,6] 84.6 -> 99.2, [9078,7,22,24,2] 90.2 -> 100.1; seven of them from permute_packed),
+// where 2- to 8-byte elements were mixed (f16 9 of 12 gained, one held, two lost 13:
+// [1978,17,3,7,19,2,5] 87.2 -> 74.1; f32 two of three, [121,20,3,23,19,3,7] 67.9 -> 60.3; f64 two
+// of four, [1027,191,171,2] 41.8 -> 35.1). Not for single matrices (a normalised rank of 2): the narrow c128 transposes that 8 would
 // move (2 x 10^7, 3 x 10000001: permute_packed -> permute_box) have not been measured.
 constexpr std::int64_t kBoxOneShotBytesPerEntryWide = 8;
 // The word gather on rows laid out by pitch (not raw) keeps the earlier 48: at 40 the one such

@@ -941,7 +941,7 @@ TEST(BoxTile, OneBlockPerTileWhereTheBoxPaysForItsTables) {
       {{1742, 3, 17, 21, 18, 4}, {2, 0, 4, 3, 1, 5}, 2, false},         // under 16 B per entry
       {{56775, 197, 6}, {0, 2, 1}, 16, true},                           // 16-byte elements: 8-16 B per entry
       {{9078, 7, 22, 24, 2}, {0, 1, 4, 3, 2}, 16, true},
-      {{1978, 17, 3, 7, 19, 2, 5}, {2, 0, 5, 1, 4, 3, 6}, 2, false},     // the same bytes per entry, 2 B elements
+      {{1978, 17, 3, 7, 19, 2, 5}, {2, 0, 5, 1, 4, 3, 6}, 2, false},     // 2-byte elements at 8-16 B per entry
       {{2, 10000000}, {1, 0}, 16, false},                               // a single matrix: 16 B per entry
   };
   for (const auto& k : cases) {
