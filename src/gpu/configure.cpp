@@ -573,7 +573,7 @@ status configure_permute_runs(plan_data& pd, std::string* why) {
     pd.launch_note += fmt::format("; output ends owned (each chunk whole, by the tile holding its first byte; a "
                                   "halo of {} input runs)", p->halo);
   if (p->tile_first != kPackedNoDim) pd.launch_note += tile_first_note(*p);
-  pd.launch_note += "; persistent grid (the run tables built once per block)";
+  pd.launch_note += p->one_shot ? "; one block per tile" : "; persistent grid (the run tables built once per block)";
   pd.kernel_params = std::move(p);
   return status::kSuccess;
 }

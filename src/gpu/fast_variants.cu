@@ -190,7 +190,7 @@ status run_permute_runs(const plan_data& pd, const void* in, void* out, CUstream
     int per_sm = 0;
     XPOSE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kRunsThreads, p->smem_bytes), why);
     const std::int64_t resident = static_cast<std::int64_t>(per_sm > 0 ? per_sm : 1) * pd.device.sm_count;
-    const unsigned grid = static_cast<unsigned>(p->tiles < resident ? p->tiles : resident);
+    const unsigned grid = static_cast<unsigned>(p->one_shot || p->tiles < resident ? p->tiles : resident);
     kernel<<<grid, kRunsThreads, p->smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), *p);
     XPOSE_CUDA_TRY(cudaGetLastError(), why);
     return status::kSuccess;

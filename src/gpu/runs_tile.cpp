@@ -222,6 +222,7 @@ bool runs_plan(const problem& pr, runs_params* out, const char** reason) {
     p.b_last = last_b;
   }
   p.smem_bytes = (p.B + p.halo) * p.row_bytes + 4 * (2 * (p.B + p.halo) + p.A);
+  p.one_shot = pr.elem_bytes >= kRunsOneShotMinElem ? 1 : 0;
   set_tile_order(p, pr.elem_bytes);
   *out = p;
   return true;

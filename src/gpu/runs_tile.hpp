@@ -59,6 +59,22 @@ inline constexpr int kRunsMaxSmem = 40 * 1024;    // rows plus tables: 5 blocks 
 // with and without them.
 inline constexpr bool kRunsOwnEnds = true;
 
+// Elements of at least this many bytes launch one block per tile (the run tables then built per
+// tile); smaller ones a persistent grid of the blocks resident at once, each looping over tiles with
+// its tables built once. H100, seventy-third session, every seed-1 suite plan of permute_runs, the
+// two launches by build in alternating rounds (runs within 0.9 points; scripts/cases/
+// runs_packed_oneshot_73_cases.txt, docs/results/runs-packed-oneshot-ab-2026-12-06-h100.json),
+// % of copy, persistent -> one block per tile:
+//   16 bytes, 5 of 5 gained 2.5-4.0: c128 [32,32,32,32,64] reversed 92.0 -> 96.0,
+//   [64,64,128,128] reversed 91.6 -> 94.9, [4,8,8,8,8,8,16,32] reversed 91.5 -> 94.0;
+//   4 bytes, mixed (3 of 10 gained, 5 lost): f32 [2064,25,20,13,5] 80.5 -> 89.1,
+//   [21,25,14,19,19,25] 68.7 -> 70.2; [9,12,16,22,10,23,7] 82.8 -> 71.4, [817,8,6,18,19,5] 87.1 ->
+//   78.4, [23,201,168,85] 79.6 -> 75.3; no feature of the plans (tile, halo, tile order) separated
+//   them. No other element size has a suite plan of permute_runs. (permute_packed, launched the
+//   same way in that call, lost on all 38 of its plans, by 9-50 points: its slot tables are a
+//   division chain per slot and thread, built per tile.)
+inline constexpr int kRunsOneShotMinElem = 16;
+
 struct runs_params {
   int rank = 0;  // the normalised problem's dims (output order); the fields below index them
   std::int64_t in_stride[kMaxRank] = {}, out_stride[kMaxRank] = {};
@@ -84,6 +100,7 @@ struct runs_params {
   // runs, the next slice's first elements, for the chunk that crosses into it (see below).
   int halo = 0;
   int b_last = kPackedNoDim;        // the B dim tiles cut (b_dims[nb - 1]) when halo > 0
+  int one_shot = 0;                 // 1: one block per tile (kRunsOneShotMinElem); 0: a persistent grid
   int smem_bytes = 0;               // B + halo rows of P bytes, then row_word[B + halo], in_off[B + halo], out_off[A] (int32)
 };
 

@@ -2,7 +2,7 @@
 // as A x B transposes of runs (gpu/runs_tile.hpp), with aligned 16-byte vectors on both sides for
 // any extents, strides and pointer alignment.
 //
-// Per tile (the block loops over tiles; the run tables in_off and out_off are built once per block):
+// Per tile (a block builds the run tables in_off and out_off, then loops over its tiles):
 //   1. Load: item u = (b, k), b = u / nc_in, is the k-th aligned 16-byte chunk of input run b (A
 //      elements from in_off[b]); consecutive threads take consecutive chunks of a run, so a warp
 //      reads whole runs. Each thread issues its kRunsLoads chunk loads before storing any, then
@@ -21,8 +21,9 @@
 // input runs (rows lb .. rows - 1, where that slice exists), and step 2 writes whole the chunk that
 // crosses into it, and skips the chunk its own slice starts inside of unless the slice is the first.
 //
-// Launch geometry: block kRunsThreads; grid min(tiles, resident blocks), each block looping;
-// dynamic shared memory p.smem_bytes (B rows of P bytes, then three int32 tables).
+// Launch geometry: block kRunsThreads; grid = tiles (one block per tile) where p.one_shot
+// (16-byte elements, runs_tile.hpp kRunsOneShotMinElem), else min(tiles, resident blocks), each
+// block looping; dynamic shared memory p.smem_bytes (B rows of P bytes, then three int32 tables).
 #pragma once
 
 #include <cstdint>
