@@ -62,7 +62,7 @@ inline constexpr bool kRunsOwnEnds = true;
 // Elements of at least this many bytes launch one block per tile (the run tables then built per
 // tile); smaller ones a persistent grid of the blocks resident at once, each looping over tiles with
 // its tables built once. H100, seventy-third session, every seed-1 suite plan of permute_runs, the
-// two launches by build in alternating rounds (runs within 0.9 points; scripts/cases/
+// two launches by build in alternating rounds (rounds within 1.4 points; scripts/cases/
 // runs_packed_oneshot_73_cases.txt, docs/results/runs-packed-oneshot-ab-2026-12-06-h100.json),
 // % of copy, persistent -> one block per tile:
 //   16 bytes, 5 of 5 gained 2.5-4.0: c128 [32,32,32,32,64] reversed 92.0 -> 96.0,
