@@ -71,9 +71,9 @@ inline constexpr bool kRunsOwnEnds = true;
 //   [21,25,14,19,19,25] 68.7 -> 70.2; [9,12,16,22,10,23,7] 82.8 -> 71.4, [817,8,6,18,19,5] 87.1 ->
 //   78.4, [23,201,168,85] 79.6 -> 75.3; five of the seven whose tiles are numbered along an input
 //   dim first lost, two of the three in plain order gained (too few for a rule; docs/performance.md,
-//   seventy-third session). No other element size has a suite plan of permute_runs. (permute_packed, launched the
-//   same way in that call, lost on all 38 of its plans, by 9-50 points: its slot tables are a
-//   division chain per slot and thread, built per tile.)
+//   seventy-third session). No other element size has a suite plan of permute_runs.
+// (permute_packed, launched the same way in that call, lost on all 38 of its plans, by 9-50 points:
+// its slot tables are a division chain per slot and thread, built per tile.)
 inline constexpr int kRunsOneShotMinElem = 16;
 
 struct runs_params {
