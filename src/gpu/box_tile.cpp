@@ -316,8 +316,9 @@ constexpr std::int64_t kBoxOneShotBytesPerEntry = 16;
 // ([56775,197,6] 84.6 -> 99.2, [9078,7,22,24,2] 90.2 -> 100.1; seven of them from permute_packed),
 // where 2- to 8-byte elements were mixed (f16 9 of 12 gained, one held, two lost 13:
 // [1978,17,3,7,19,2,5] 87.2 -> 74.1; f32 two of three, [121,20,3,23,19,3,7] 67.9 -> 60.3; f64 two
-// of four, [1027,191,171,2] 41.8 -> 35.1). Not for single matrices (a normalised rank of 2): the narrow c128 transposes that 8 would
-// move (2 x 10^7, 3 x 10000001: permute_packed -> permute_box) have not been measured.
+// of four, [1027,191,171,2] 41.8 -> 35.1). Not for single matrices (a normalised rank of 2): the
+// narrow c128 transposes that 8 would move (2 x 10^7, 3 x 10000001: permute_packed -> permute_box)
+// have not been measured.
 constexpr std::int64_t kBoxOneShotBytesPerEntryWide = 8;
 // The word gather on rows laid out by pitch (not raw) keeps the earlier 48: at 40 the one such
 // suite box that moved, i8 [24,18,22,13,3,14,2,24] (42 B per entry), ran 77.2 -> 70.8% of copy on
