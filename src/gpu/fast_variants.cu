@@ -1,4 +1,5 @@
 // Launches of the library's own fast kernels (their launch shapes: configure.cpp).
+#include <optional>
 #include <utility>
 
 #include "gpu/common.cuh"
@@ -12,6 +13,7 @@
 #include "gpu/kernels/reg_batch.cuh"
 #include "gpu/kernels/reg_tile.cuh"
 #include "gpu/kernels/skew_tile.cuh"
+#include "gpu/tickets.hpp"
 #include "gpu/variants.hpp"
 
 namespace xpose::detail::gpu {
@@ -122,6 +124,11 @@ namespace {
 // overlap gains) and was removed; forcing 4 blocks per SM won everywhere, as did the smaller boxes
 // (4 or 8 slots per thread over 16, packed_slots in packed_tile.hpp).
 inline constexpr int kPackedMinBlocks = 4;
+// The persistent grid claims its tiles in order from a ticket (tickets.hpp) rather than block b
+// taking b, b + grid, ...: probe, seventy-third session, not measured yet (permute_packed launched
+// one block per tile lost 9-50 points of copy on every suite plan: its slot tables, per thread,
+// are worth building once per block).
+inline constexpr bool kPackedTickets = true;
 
 template <class T, int VI, int VO, int E>
 status launch_packed(const packed_params& p, const plan_data& pd, const void* in, void* out, cudaStream_t s,
@@ -134,8 +141,18 @@ status launch_packed(const packed_params& p, const plan_data& pd, const void* in
   XPOSE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kPackedThreads, smem_bytes), why);
   const std::int64_t resident = static_cast<std::int64_t>(per_sm > 0 ? per_sm : 1) * pd.device.sm_count;
   const unsigned grid = static_cast<unsigned>(p.tiles < resident ? p.tiles : resident);
-  kernel<<<grid, kPackedThreads, smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), p);
+  // More tiles than blocks: claimed in order through a leased ticket (kPackedTickets; none free:
+  // the static order).
+  std::optional<ticket_lease> lease;
+  if (kPackedTickets && p.tiles > grid) {
+    int device = 0;
+    XPOSE_CUDA_TRY(cudaGetDevice(&device), why);
+    lease.emplace(device, s);
+  }
+  kernel<<<grid, kPackedThreads, smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), p,
+                                                  lease ? lease->ticket() : nullptr);
   XPOSE_CUDA_TRY(cudaGetLastError(), why);
+  if (lease) XPOSE_CUDA_TRY(lease->release(), why);
   return status::kSuccess;
 }
 
@@ -179,6 +196,10 @@ status run_permute_packed(const plan_data& pd, const void* in, void* out, CUstre
 // permute_runs holds 16-64 registers' worth of chunks per thread (kRunsLoads uint4): 4 blocks of
 // 256 threads per SM keep the compiler at 64 registers; shared memory (16-40 KiB a block) allows 5-8.
 inline constexpr int kRunsMinBlocks = 4;
+// Where the grid is persistent (below 16-byte elements, runs_tile.hpp kRunsOneShotMinElem), its
+// tiles are claimed in order from a ticket (tickets.hpp): probe, seventy-third session, not
+// measured yet.
+inline constexpr bool kRunsTickets = true;
 
 status run_permute_runs(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
   const auto* p = static_cast<const runs_params*>(pd.kernel_params.get());
@@ -191,8 +212,16 @@ status run_permute_runs(const plan_data& pd, const void* in, void* out, CUstream
     XPOSE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kRunsThreads, p->smem_bytes), why);
     const std::int64_t resident = static_cast<std::int64_t>(per_sm > 0 ? per_sm : 1) * pd.device.sm_count;
     const unsigned grid = static_cast<unsigned>(p->one_shot || p->tiles < resident ? p->tiles : resident);
-    kernel<<<grid, kRunsThreads, p->smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), *p);
+    std::optional<ticket_lease> lease;  // a persistent grid's tiles claimed in order (kRunsTickets)
+    if (kRunsTickets && p->tiles > grid) {
+      int device = 0;
+      XPOSE_CUDA_TRY(cudaGetDevice(&device), why);
+      lease.emplace(device, s);
+    }
+    kernel<<<grid, kRunsThreads, p->smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), *p,
+                                                     lease ? lease->ticket() : nullptr);
     XPOSE_CUDA_TRY(cudaGetLastError(), why);
+    if (lease) XPOSE_CUDA_TRY(lease->release(), why);
     return status::kSuccess;
   });
 }

@@ -14,12 +14,14 @@
 // fast_variants.cu).
 //
 // Launch geometry: block 256; grid = min(tiles, resident blocks), each block looping over tiles
-// (persistent, so the slot tables are built once per block). Dynamic shared memory:
+// (persistent, so the slot tables are built once per block), claiming them in order by a ticket
+// where one is leased (tickets.hpp; fast_variants.cu kPackedTickets). Dynamic shared memory:
 // smem_elems * sizeof(T). The widths are templates so the vectors and tables stay in registers.
 #pragma once
 
 #include "gpu/common.cuh"
 #include "gpu/packed_tile.hpp"
+#include "gpu/tickets.hpp"
 
 namespace xpose::detail::gpu {
 
@@ -36,7 +38,7 @@ namespace xpose::detail::gpu {
 // stepped through the output-order dims it spans by packed_gather_next).
 template <class T, int VI, int VO, int E, int MinBlocks>
 __global__ void __launch_bounds__(kPackedThreads, MinBlocks > 0 ? MinBlocks : 1)
-    permute_packed_kernel(const T* __restrict__ in, T* __restrict__ out, packed_params p) {
+    permute_packed_kernel(const T* __restrict__ in, T* __restrict__ out, packed_params p, unsigned long long* ticket) {
   using in_word = typename word_of<VI * sizeof(T)>::type;
   using out_word = typename word_of<VO * sizeof(T)>::type;
   extern __shared__ uint4 packed_smem_raw[];  // uint4: aligned for every word type
@@ -108,12 +110,20 @@ __global__ void __launch_bounds__(kPackedThreads, MinBlocks > 0 ? MinBlocks : 1)
   };
   const packed_layout layout = packed_layout_of(p);
 
+  // Tiles: blockIdx.x first, then the next one by ticket (tickets.hpp: claimed in the order blocks
+  // ask, past the first gridDim.x) or, without one, gridDim.x further on. Thread 0 claims during
+  // the load and publishes the claim at the first barrier; every thread reads it before the second,
+  // after which thread 0 may claim again.
+  __shared__ std::uint32_t next_tile;
   const auto tiles = static_cast<std::uint32_t>(p.tiles);
-  for (std::uint32_t tile_id = blockIdx.x; tile_id < tiles; tile_id += gridDim.x) {
+  for (std::uint32_t tile_id = blockIdx.x; tile_id < tiles;) {
     const packed_origin o = packed_origin_of(p, tile_id);
     load(o);
+    if (tid == 0)
+      next_tile = ticket ? gridDim.x + static_cast<std::uint32_t>(atomicAdd(ticket, 1ull)) : tile_id + gridDim.x;
     stage();
     __syncthreads();
+    const std::uint32_t next = next_tile;
     if constexpr (VO == 1) {
       write_out.template operator()<kPackedPlain>(o);  // the tables hold the shared indices
     } else if (layout == kPackedSwizzled) {
@@ -124,7 +134,9 @@ __global__ void __launch_bounds__(kPackedThreads, MinBlocks > 0 ? MinBlocks : 1)
       write_out.template operator()<kPackedPlain>(o);
     }
     __syncthreads();  // the next tile reuses the shared array
+    tile_id = next;
   }
+  if (tid == 0) ticket_done(ticket);
 }
 
 }  // namespace xpose::detail::gpu

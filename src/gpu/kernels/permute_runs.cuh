@@ -23,7 +23,7 @@
 //
 // Launch geometry: block kRunsThreads; grid = tiles (one block per tile) where p.one_shot
 // (16-byte elements, runs_tile.hpp kRunsOneShotMinElem), else min(tiles, resident blocks), each
-// block looping; dynamic shared memory p.smem_bytes (B rows of P bytes, then three int32 tables).
+// block looping, claiming tiles in order by a ticket where one is leased (tickets.hpp); dynamic shared memory p.smem_bytes (B rows of P bytes, then three int32 tables).
 #pragma once
 
 #include <cstdint>
@@ -31,12 +31,13 @@
 
 #include "gpu/common.cuh"
 #include "gpu/runs_tile.hpp"
+#include "gpu/tickets.hpp"
 
 namespace xpose::detail::gpu {
 
 template <class T, int MinBlocks>
 __global__ void __launch_bounds__(kRunsThreads, MinBlocks)
-    permute_runs_kernel(const T* __restrict__ in, T* __restrict__ out, runs_params p) {
+    permute_runs_kernel(const T* __restrict__ in, T* __restrict__ out, runs_params p, unsigned long long* ticket) {
   constexpr int S = sizeof(T), V = 16 / S;
   extern __shared__ uint4 runs_smem_raw[];  // uint4: 16-byte aligned rows
   unsigned char* tile = reinterpret_cast<unsigned char*>(runs_smem_raw);
@@ -53,6 +54,7 @@ __global__ void __launch_bounds__(kRunsThreads, MinBlocks)
   // With owned ends (p.halo) also the tile's first coordinate along the B side's cut dim.
   __shared__ packed_origin next_origin;
   __shared__ int next_b_start;
+  __shared__ std::uint32_t next_id;  // the block's next tile: gridDim.x further on, or by ticket
   auto origin_of = [&](std::uint32_t t) {
     if (p.halo) next_origin = packed_origin_of<true>(p, t, p.b_last, &next_b_start);
     else next_origin = packed_origin_of(p, t);
@@ -79,7 +81,7 @@ __global__ void __launch_bounds__(kRunsThreads, MinBlocks)
   auto* outb = reinterpret_cast<unsigned char*>(out);
   const int in_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(in) & 15);
   const int out_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) & 15);
-  for (std::uint32_t tile_id = blockIdx.x; tile_id < tiles; tile_id += gridDim.x) {
+  for (std::uint32_t tile_id = blockIdx.x; tile_id < tiles;) {
     const packed_origin o = next_origin;
     const int b_start = p.halo ? next_b_start : 0;
     const int la = o.lim_a < kPackedNoLimit ? p.a_unit * static_cast<int>(o.lim_a) : p.A;
@@ -125,7 +127,12 @@ __global__ void __launch_bounds__(kRunsThreads, MinBlocks)
         for (int q = 0; q < kWords; ++q) reinterpret_cast<word*>(tile + dst[i])[q] = w[q];
       }
     __syncthreads();  // every thread has read next_origin
-    if (tid == 0 && tile_id + gridDim.x < tiles) origin_of(tile_id + gridDim.x);
+    if (tid == 0) {  // claimed after every thread read this tile's id (the barrier above)
+      const std::uint32_t n =
+          ticket ? gridDim.x + static_cast<std::uint32_t>(atomicAdd(ticket, 1ull)) : tile_id + gridDim.x;
+      next_id = n;
+      if (n < tiles) origin_of(n);
+    }
 
     const int out_run_bytes = lb * S, store_items = la * p.nc_out;
     for (int u = tid; u < store_items; u += kRunsThreads) {
@@ -153,8 +160,10 @@ __global__ void __launch_bounds__(kRunsThreads, MinBlocks)
       memcpy(&v, e, sizeof v);
       store_run_chunk<T>(outb + rs, first, rows, v);
     }
-    __syncthreads();  // the next tile reuses the rows and row_word; publishes next_origin
+    __syncthreads();  // the next tile reuses the rows and row_word; publishes next_origin and next_id
+    tile_id = next_id;
   }
+  if (tid == 0) ticket_done(ticket);
 }
 
 }  // namespace xpose::detail::gpu

@@ -55,6 +55,7 @@
 #include "gpu/common.cuh"
 #include "gpu/kernels/bulk_ops.cuh"
 #include "gpu/kernels/tma_layout.hpp"
+#include "gpu/tickets.hpp"
 
 namespace xpose::detail::gpu {
 
@@ -287,11 +288,7 @@ __global__ void __launch_bounds__(NT) tma_tile_kernel(const __grid_constant__ CU
   }
   if (tid == 0) {
     tma::wait_group_all();
-    // The last block out resets the ticket for the next launch on the stream.
-    if (a.ticket && atomicAdd(a.ticket + 1, 1ull) == gridDim.x - 1) {
-      atomicExch(a.ticket, 0ull);
-      atomicExch(a.ticket + 1, 0ull);
-    }
+    ticket_done(a.ticket);  // the last block out resets the ticket for the slot's next launch
   }
 }
 
