@@ -23,7 +23,8 @@
 //
 // Launch geometry: block kRunsThreads; grid = tiles (one block per tile) where p.one_shot
 // (16-byte elements, runs_tile.hpp kRunsOneShotMinElem), else min(tiles, resident blocks), each
-// block looping, claiming tiles in order by a ticket where one is leased (tickets.hpp); dynamic shared memory p.smem_bytes (B rows of P bytes, then three int32 tables).
+// block looping, claiming tiles in order by a ticket where one is leased (tickets.hpp); dynamic
+// shared memory p.smem_bytes (B rows of P bytes, then three int32 tables).
 #pragma once
 
 #include <cstdint>
