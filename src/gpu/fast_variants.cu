@@ -125,9 +125,11 @@ namespace {
 // (4 or 8 slots per thread over 16, packed_slots in packed_tile.hpp).
 inline constexpr int kPackedMinBlocks = 4;
 // The persistent grid claims its tiles in order from a ticket (tickets.hpp) rather than block b
-// taking b, b + grid, ...: probe, seventy-third session, not measured yet (permute_packed launched
-// one block per tile lost 9-50 points of copy on every suite plan: its slot tables, per thread,
-// are worth building once per block).
+// taking b, b + grid, ...: on the 38 seed-1 suite plans of this kernel, every dtype, 2.2-13.9
+// points of copy gained on each, none lost (H100, seventy-fourth session; with permute_runs' 10
+// below, `BINS="xpose_main xpose_tk" CASES=scripts/cases/runs_packed_oneshot_73_cases.txt`,
+// docs/performance.md). One block per tile instead lost 9-50 points on every such plan (its slot
+// tables, per thread, are worth building once per block; seventy-third session).
 inline constexpr bool kPackedTickets = true;
 
 template <class T, int VI, int VO, int E>
@@ -197,8 +199,8 @@ status run_permute_packed(const plan_data& pd, const void* in, void* out, CUstre
 // 256 threads per SM keep the compiler at 64 registers; shared memory (16-40 KiB a block) allows 5-8.
 inline constexpr int kRunsMinBlocks = 4;
 // Where the grid is persistent (below 16-byte elements, runs_tile.hpp kRunsOneShotMinElem), its
-// tiles are claimed in order from a ticket (tickets.hpp): probe, seventy-third session, not
-// measured yet.
+// tiles are claimed in order from a ticket (tickets.hpp): the 10 f32 seed-1 suite plans of this
+// kernel gained 1.3-11.5 points of copy (H100, seventy-fourth session; see kPackedTickets).
 inline constexpr bool kRunsTickets = true;
 
 status run_permute_runs(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
