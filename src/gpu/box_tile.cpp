@@ -320,6 +320,21 @@ constexpr std::int64_t kBoxOneShotBytesPerEntry = 16;
 // narrow c128 transposes that 8 would move (2 x 10^7, 3 x 10000001: permute_packed -> permute_box)
 // have not been measured.
 constexpr std::int64_t kBoxOneShotBytesPerEntryWide = 8;
+// 2- to 8-byte elements take the same 8 where the box has raw rows, the wide gather (two table
+// loads per chunk), at least kBoxOneShotRawWideMinBytes and runs over at most
+// kBoxOneShotRawWideMaxRunDims box dims on either side. Read from the seventy-second session's
+// plans (seeds 1-10: of the 18 such boxes that moved, the four that lost 6.7-13.1 were a per-element
+// gather, two rows by pitch and a 2 KiB box) and measured out of sample in the seventy-fourth
+// (H100, the 36 boxes of seeds 11-24 that raw + wide + 8 KiB moves,
+// scripts/cases/box_oneshot_b8_oos_72_cases.txt, two rounds,
+// results/box-b8-rawwide-oos-ab-2026-12-06-h100.{json,log}): 27 gained, 7 lost, mean +3.7. The
+// 13 whose runs span at most two dims both ways all gained, 4.0-11.7 (f16 [3152,14,19,5,8,4]
+// 70.9 -> 82.6, f64 [7239,45,103,2] 84.8 -> 90.5), as did the four such of seeds 1-10 (0.7-7.5;
+// these 17 are every suite plan of seeds 1-24 that the rule moves); the 23 with a run over three
+// or more dims were mixed, 14 up, 7 down (f16 [8778,7,13,14,2,6] 90.7 -> 75.6, f32
+// [1,24,21,11,20,9,13,3] 74.5 -> 63.1), so they keep 16.
+constexpr std::int64_t kBoxOneShotRawWideMinBytes = 8192;
+constexpr int kBoxOneShotRawWideMaxRunDims = 2;
 // The word gather on rows laid out by pitch (not raw) keeps the earlier 48: at 40 the one such
 // suite box that moved, i8 [24,18,22,13,3,14,2,24] (42 B per entry), ran 77.2 -> 70.8% of copy on
 // one block per tile (the one of the 40-48 group above that lost; H100, seventy-first session).
@@ -739,9 +754,12 @@ constexpr bool kBoxCompactHalo = true;
 // persistent grid elsewhere.
 bool one_block_per_tile(const box_params& p, int elem_bytes) {
   const std::int64_t entries = std::int64_t{p.runs_in} + p.runs_out + p.gather_run;
-  const std::int64_t per_entry = p.words && !p.raw ? kBoxOneShotWordsBytesPerEntry
-                                 : elem_bytes == 16 && p.rank >= 3 ? kBoxOneShotBytesPerEntryWide
-                                                                   : kBoxOneShotBytesPerEntry;
+  const bool raw_wide = elem_bytes >= 2 && p.raw && p.wide &&
+                        std::int64_t{p.volume} * elem_bytes >= kBoxOneShotRawWideMinBytes &&
+                        std::max(p.in_run_dims, p.out_run_dims) <= kBoxOneShotRawWideMaxRunDims;
+  const std::int64_t per_entry = p.words && !p.raw                              ? kBoxOneShotWordsBytesPerEntry
+                                 : (elem_bytes == 16 && p.rank >= 3) || raw_wide ? kBoxOneShotBytesPerEntryWide
+                                                                                 : kBoxOneShotBytesPerEntry;
   return std::int64_t{p.volume} * elem_bytes >= per_entry * entries &&
          p.tiles <= std::numeric_limits<std::int32_t>::max();
 }

@@ -918,7 +918,9 @@ TEST(BoxTile, RefusesWhatItCannotRun) {
 
 // The grid (box_tile.cpp kBoxOneShotBytesPerEntry): one block per tile where the box holds at least
 // 16 bytes per table entry its block builds (input rows, output runs, the gather table's run),
-// 48 for the word gather on rows laid out by pitch, 8 for 16-byte elements beyond single matrices;
+// 48 for the word gather on rows laid out by pitch, 8 for 16-byte elements beyond single matrices
+// and for raw boxes of 8 KiB and more with the wide gather and runs over at most two dims
+// (kBoxOneShotRawWideMinBytes, kBoxOneShotRawWideMaxRunDims);
 // suite cases of the forty-third, seventy-first and seventy-second sessions (docs/performance.md),
 // with the entries counted here.
 TEST(BoxTile, OneBlockPerTileWhereTheBoxPaysForItsTables) {
@@ -942,6 +944,10 @@ TEST(BoxTile, OneBlockPerTileWhereTheBoxPaysForItsTables) {
       {{56775, 197, 6}, {0, 2, 1}, 16, true},                           // 16-byte elements: 8-16 B per entry
       {{9078, 7, 22, 24, 2}, {0, 1, 4, 3, 2}, 16, true},
       {{1978, 17, 3, 7, 19, 2, 5}, {2, 0, 5, 1, 4, 3, 6}, 2, false},     // 2-byte elements at 8-16 B per entry
+      {{3342, 122, 47, 7}, {3, 0, 2, 1}, 2, true},                      // but raw rows, the wide gather, 8 KiB+,
+      {{7239, 45, 103, 2}, {3, 0, 1, 2}, 8, true},                      // runs over at most two dims
+      {{8778, 7, 13, 14, 2, 6}, {0, 5, 2, 4, 1, 3}, 2, false},          // the same with runs over four dims
+      {{584, 24, 7, 6, 6, 19}, {2, 0, 1, 4, 3, 5}, 8, false},
       {{2, 10000000}, {1, 0}, 16, false},                               // a single matrix: 16 B per entry
   };
   for (const auto& k : cases) {
@@ -953,7 +959,9 @@ TEST(BoxTile, OneBlockPerTileWhereTheBoxPaysForItsTables) {
     const std::string box = fmt::format("{} x{} B: box {} ({} B, {} table entries)", fmt::join(k.ext, ","), k.eb,
                                         fmt::join(p.t, p.t + p.rank, "x"), p.volume * k.eb, entries);
     EXPECT_EQ(p.one_shot != 0, k.one_shot) << box;
-    const std::int64_t per_entry = p.words && !p.raw ? 48 : k.eb == 16 && k.ext.size() > 2 ? 8 : 16;
+    const bool raw_wide = k.eb >= 2 && p.raw && p.wide && std::int64_t{p.volume} * k.eb >= 8192 &&
+                          p.in_run_dims <= 2 && p.out_run_dims <= 2;
+    const std::int64_t per_entry = p.words && !p.raw ? 48 : (k.eb == 16 && k.ext.size() > 2) || raw_wide ? 8 : 16;
     EXPECT_EQ(std::int64_t{p.volume} * k.eb >= per_entry * entries, k.one_shot) << box;
   }
 }
