@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A/B of several builds in one device call, rounds alternating between them: `xpose bench` with the
-# same variants, shapes and types for each binary of BINS (names in BIN, default .devbin), ROUNDS
+# same variants, shapes and types for each binary of BINS (names in BIN, default build-devbin), ROUNDS
 # rounds (default 2), --reps REPS (default 10). Every row goes to $OUT/ab.json with the build and the
 # round added; the table rows to $OUT/ab.log, prefixed with build and round. Then, if EXTRA is set,
 # one more `xpose bench` with EXTRA's arguments on the first build (a by-name probe in the same call),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A/B of several builds on permutation cases in one device call, rounds alternating between builds:
 # `xpose bench --extents E --perm P --dtype T --variants VARIANTS` for each "E P T" line of CASES (a
-# file), with each binary of BINS (names in BIN, default .devbin), ROUNDS rounds (default 2), --reps
+# file), with each binary of BINS (names in BIN, default build-devbin), ROUNDS rounds (default 2), --reps
 # REPS (default 10). Rows to $OUT/ab.json with "build" (NAME.cN: the binary, N the case's number)
 # and "round" added, table rows to $OUT/ab.log. ab.json is rewritten after every round, so a call cut
 # off by its time limit still brings back the finished rounds (one JSON per run would be too many

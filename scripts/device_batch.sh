@@ -2,7 +2,7 @@
 # One device call for reg_batch (batches of small matrices of whole V x V blocks): its GPU tests and
 # memcheck, `xpose bench` on batches of small matrices, suite permutations by name, and small single
 # matrices timed with many repetitions plus their kernels' device time under Nsight Compute.
-# Binaries built on the development machine in BIN (default .devbin: xpose, test_gpu, libgomp.so.1).
+# Binaries built on the development machine in BIN (default build-devbin: xpose, test_gpu, libgomp.so.1).
 #   scripts/device_batch.sh [alltests | bgtests] [tests] [bench] [square] [narrow] [perm] [suite] [small]
 #     env: SHAPES ("RxC@B;..."), TYPES, VARIANTS, PERM_CASES (lines "dtype extents perm variants"), FILTER
 #   alltests: the whole test_gpu plus memcheck on the 16-byte store kernels, on GPU 1 in the background

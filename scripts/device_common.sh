@@ -1,8 +1,8 @@
 # Sourced by the per-call device scripts (device_batch.sh, device_tma.sh, device_odd.sh, ...): the
-# binaries' folder B (BIN, default .devbin: binaries built on the development machine, with
+# binaries' folder B (BIN, default build-devbin: binaries built on the development machine, with
 # libgomp.so.1 for their host code), the output folder OUT, the clock (SECONDS), and the helpers
 # device_unpack, device_alltests, device_cases, device_merge_json and device_ncu_skew.
-B=${BIN:-.devbin}
+B=${BIN:-build-devbin}  # under build*/, ignored by git: a warm device machine keeps it between calls
 export LD_LIBRARY_PATH=$PWD/$B:${LD_LIBRARY_PATH:-}
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"

@@ -2,7 +2,7 @@
 # A/B of two builds' CPU backend on the device machine's cores (no GPU work): `auto` on each
 # "extents perm dtype" line of CASES, builds interleaved, ROUNDS rounds (default 3), then the
 # permutation suite for each type of SUITES (default "i8 f16") with each build. Builds are
-# binaries in BIN (default .devbin) named by BUILD_A and BUILD_B (defaults xpose_main, xpose).
+# binaries in BIN (default build-devbin) named by BUILD_A and BUILD_B (defaults xpose_main, xpose).
 #   CASES=file SUITES="i8 f16" BUILD_A=xpose_main BUILD_B=xpose scripts/device_cpu_ab.sh
 # Output: $OUT/cpu-cases-BUILD-ROUND-N.json, $OUT/cpu-suite-TYPE-BUILD.json, one tar file.
 set -u

@@ -2,7 +2,7 @@
 # One device call for the sixteenth session: skew_tile's load phase for 1- and 2-byte elements
 # (kernels/skew_tile.cuh skew_load_raw; first tried as rows realigned in registers, hence the
 # name) against a build from before it, and the looped tiled kernel's batch order. Binaries built
-# on the development machine in BIN (default .devbin: xpose, test_gpu, libgomp.so.1, and xpose_old
+# on the development machine in BIN (default build-devbin: xpose, test_gpu, libgomp.so.1, and xpose_old
 # = a build before the change; BINS names the builds to compare, default "xpose_old xpose xpose_ldg").
 #   scripts/device_granules.sh [alltests] [odd] [suite] [verify] [ncu]
 #   alltests: the whole test_gpu, then memcheck on skew_tile's and the classic tile's tests, on GPU 1.

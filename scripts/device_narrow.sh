@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device call: issue 4's narrow shapes with `auto` and every kernel that can run them, by name,
 # so the planner's narrow rules can be checked against the best kernel of each shape. Binaries
-# built on the development machine in BIN (default .devbin: xpose and libgomp.so.1).
+# built on the development machine in BIN (default build-devbin: xpose and libgomp.so.1).
 #   TYPES="i8 f16 f32 f64 c128" SIDES="3 16 48" LONGS="10000000 10000001" scripts/device_narrow.sh
 # For each dtype: every side S of SIDES against every long side L of LONGS, both ways (S x L and
 # L x S), `xpose bench --variants VARIANTS --reps 10 --warmup 2`: $OUT/narrow-TYPE.json.

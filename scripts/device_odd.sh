@@ -3,7 +3,7 @@
 # 1- or 2-byte path against an older build ($B/xpose_old), the bank model's fast_tile rows against
 # Nsight Compute and the SASS checks, the changed plans by name with the permutation suite, small single
 # matrices with 100 repetitions, narrow shapes under auto, and Nsight Compute on skew_tile. Binaries
-# built on the development machine in BIN (default .devbin: xpose, test_gpu, libgomp.so.1).
+# built on the development machine in BIN (default build-devbin: xpose, test_gpu, libgomp.so.1).
 #   scripts/device_odd.sh [alltests] [bytes] [halves] [profile] [verify] [small] [narrow] [ncu]
 #     env: PERM_CASES, SUITE_TYPES, BYTE_BATCHES
 #   alltests: the whole test_gpu plus memcheck on fast_tile's and skew_tile's tests, on GPU 1 in the

@@ -4,7 +4,7 @@
 # for one launch of the kernels matching KERNEL (default permute_box) on each case of CASES
 # ("extents perm dtype;..."), printed as CSV with the SASS text ($OUT/sass-N.csv; the report itself
 # is removed unless KEEP_REP=1), and each run's details ($OUT/sass-cases.txt).
-#   BIN=.devbin scripts/device_sass_profile.sh
+#   BIN=build-devbin scripts/device_sass_profile.sh
 set -uo pipefail
 source "$(dirname "$0")/device_common.sh"
 IFS=';' read -ra cases <<< "${CASES:-92,201,168,85 3,2,1,0 i8}"

@@ -2,7 +2,7 @@
 # One device call for issue 4's odd leading dimensions (fourteenth session): the whole test_gpu, the
 # odd sizes by name and under auto, small and mid-sized odd matrices (where the classic tile beats
 # skew_tile: tiled_small_wins in the planner), and Nsight Compute on skew_tile. Binaries built on the
-# development machine in BIN (default .devbin: xpose, test_gpu, libgomp.so.1).
+# development machine in BIN (default build-devbin: xpose, test_gpu, libgomp.so.1).
 #   scripts/device_skew.sh [alltests] [odd] [small] [ncu]
 #     env: SKEW_VARIANTS (odd), ODD_SHAPES, ODD_TYPES, ROUNDS, SMALL_VARIANTS, SMALL_SHAPES
 #   alltests: the whole test_gpu plus memcheck on skew_tile's tests, on GPU 1 in the background (an

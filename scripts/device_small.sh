@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Small single matrices (issue 4's launch-bound target: at most 1.15x the copy's time, 87% of copy
-# or more) in one device call, binaries from the development machine in BIN (default .devbin):
+# or more) in one device call, binaries from the development machine in BIN (default build-devbin):
 #   TESTS=1 ROUNDS=3 REPS=100 TYPES=i8,f16 SHAPES=1024x1024,... HEIGHTS="4 8 16 32" \
 #     BASE=auto,tiled,fast_tile scripts/device_small.sh
 # First (TESTS=1, the default) the whole test_gpu, then memcheck on the tests matching MEMCHECK

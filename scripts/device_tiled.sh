@@ -2,7 +2,7 @@
 # One device call for issue 4's awkward sizes (fifteenth session): the classic tile (tiled_seed) in
 # its two grid orders, across the input's tile columns (the notes' order) and down its tile rows
 # (fast_tile's), at heights 4, 8 and 16, by tools/tune/tma_sweep.cu --tiled 1. Binaries built on the
-# development machine in BIN (default .devbin: xpose, xpose_tune_tma, test_gpu, libgomp.so.1).
+# development machine in BIN (default build-devbin: xpose, xpose_tune_tma, test_gpu, libgomp.so.1).
 #   scripts/device_tiled.sh [alltests] [orders] [c128] [aligned] [small] [skewed] [verify] [odd]
 #     env: TILED_SHAPES, TILED_SIZES (orders), ODD_VARIANTS, ODD_SHAPES, ODD_TYPES (odd)
 #   alltests: the whole test_gpu plus memcheck on the classic tile's tests, on GPU 1 in the background.

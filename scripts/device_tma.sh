@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device call for tma_tile: its GPU tests (and memcheck on a reduced set), `xpose bench` of
 # tma_tile against auto on issue 4's shapes, and optionally a tuning sweep. Binaries built on the
-# development machine in BIN (default .devbin: xpose, test_gpu, xpose_tune_tma, libgomp.so.1).
+# development machine in BIN (default build-devbin: xpose, test_gpu, xpose_tune_tma, libgomp.so.1).
 #   scripts/device_tma.sh [tests] [bench] [sweep] [perf] [perm] [suite] [alltests]
 #     env: SHAPES, TYPES, VARIANTS, SWEEP_ARGS, FILTER
 #   alltests: the whole test_gpu plus memcheck on the tma_tile tests, on GPU 1 in the background

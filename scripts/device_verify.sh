@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device call (an H200 pair, or one H200: see below) to check a build before it is merged,
 # and to refresh the permutation suites. Binaries built on the development machine in BIN
-# (default .devbin: xpose, test_gpu, libgomp.so.1, and older builds for the A/B named in BINS).
+# (default build-devbin: xpose, test_gpu, libgomp.so.1, and older builds for the A/B named in BINS).
 #   MEMCHECK=filter CASES=file BINS="xpose_main xpose" SUITE0="i8 f16" SUITE1="f32 f64" \
 #     SUITE_BINS="xpose_main xpose" TESTS=1 scripts/device_verify.sh
 # GPU 1: (TESTS=1, the default) the whole test_gpu, memcheck on the tests matching MEMCHECK

@@ -2,7 +2,7 @@
 # The word gather's A/B on the device (ninth session): permute_box by name from an older build
 # (OLD, a folder with xpose and libgomp.so.1) on the cases in CASES ("dtype extents perm" per
 # line), one JSON per dtype in $OUT, on GPU ${GPU:-0}.
-#   OLD=.devbin-old CASES=.devbin/wcases.txt scripts/device_words.sh
+#   OLD=build-devbin-old CASES=build-devbin/wcases.txt scripts/device_words.sh
 set -uo pipefail
 OUT=${OUT:-$PWD/device-out}
 mkdir -p "$OUT"
