@@ -146,11 +146,7 @@ status launch_packed(const packed_params& p, const plan_data& pd, const void* in
   // More tiles than blocks: claimed in order through a leased ticket (kPackedTickets; none free:
   // the static order).
   std::optional<ticket_lease> lease;
-  if (kPackedTickets && p.tiles > grid) {
-    int device = 0;
-    XPOSE_CUDA_TRY(cudaGetDevice(&device), why);
-    lease.emplace(device, s);
-  }
+  if (kPackedTickets && p.tiles > grid) lease.emplace(s);
   kernel<<<grid, kPackedThreads, smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), p,
                                                   lease ? lease->ticket() : nullptr);
   XPOSE_CUDA_TRY(cudaGetLastError(), why);
@@ -215,11 +211,7 @@ status run_permute_runs(const plan_data& pd, const void* in, void* out, CUstream
     const std::int64_t resident = static_cast<std::int64_t>(per_sm > 0 ? per_sm : 1) * pd.device.sm_count;
     const unsigned grid = static_cast<unsigned>(p->one_shot || p->tiles < resident ? p->tiles : resident);
     std::optional<ticket_lease> lease;  // a persistent grid's tiles claimed in order (kRunsTickets)
-    if (kRunsTickets && p->tiles > grid) {
-      int device = 0;
-      XPOSE_CUDA_TRY(cudaGetDevice(&device), why);
-      lease.emplace(device, s);
-    }
+    if (kRunsTickets && p->tiles > grid) lease.emplace(s);
     kernel<<<grid, kRunsThreads, p->smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), *p,
                                                      lease ? lease->ticket() : nullptr);
     XPOSE_CUDA_TRY(cudaGetLastError(), why);
@@ -262,11 +254,7 @@ status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_
       const std::int64_t resident = static_cast<std::int64_t>(per_sm > 0 ? per_sm : 1) * pd.device.sm_count;
       const unsigned grid = static_cast<unsigned>(p->one_shot || p->tiles < resident ? p->tiles : resident);
       std::optional<ticket_lease> lease;  // a persistent grid's tiles claimed in order (kBoxTickets)
-      if (kBoxTickets && p->tiles > grid) {
-        int device = 0;
-        XPOSE_CUDA_TRY(cudaGetDevice(&device), why);
-        lease.emplace(device, s);
-      }
+      if (kBoxTickets && p->tiles > grid) lease.emplace(s);
       kernel<<<grid, kBoxThreads, p->smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), *p,
                                                       lease ? lease->ticket() : nullptr);
       XPOSE_CUDA_TRY(cudaGetLastError(), why);

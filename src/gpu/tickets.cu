@@ -29,11 +29,12 @@ struct ticket_pool {
   int next = 0;
 };
 
-ticket_lease::ticket_lease(int device, cudaStream_t stream) : stream_(stream) {
+ticket_lease::ticket_lease(cudaStream_t stream) : stream_(stream) {
   constexpr int kMaxDevices = 64;
   static std::array<ticket_pool, kMaxDevices> pools;
   cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
-  if (device < 0 || device >= kMaxDevices || cudaStreamIsCapturing(stream, &cap) != cudaSuccess ||
+  int device = -1;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kMaxDevices || cudaStreamIsCapturing(stream, &cap) != cudaSuccess ||
       cap != cudaStreamCaptureStatusNone)
     return;
   pool_ = &pools[device];

@@ -93,9 +93,7 @@ status run_tma_tile(const plan_data& pd, const void* in, void* out, CUstream_st*
     // More tiles than blocks: claim them in order through a leased ticket (none: the static order).
     std::optional<ticket_lease> lease;
     if (a.tiles > pd.launch.grid_x) {
-      int device = 0;
-      XPOSE_CUDA_TRY(cudaGetDevice(&device), why);
-      lease.emplace(device, s);
+      lease.emplace(s);
       a.ticket = lease->ticket();
     }
     XPOSE_CUDA_TRY((launch_tma_tile<S, sh::kNpo, sh::kNpi, sh::kThreads, sh::kOutBufs>(
