@@ -75,8 +75,9 @@ inline constexpr bool kRunsOwnEnds = true;
 // Out of sample (seventy-fourth session, the six c128 runs plans of seeds 2-10, three rounds,
 // docs/results/runs-oneshot-c128-oos-ab-2026-12-06-h100.json): one block per tile won all six by
 // 4.3-15.4 ([618,8,71,191] 84.9 -> 100.3). Both comparisons were against the static persistent
-// grid; the persistent grid has since claimed its tiles by ticket (fast_variants.cu kRunsTickets,
-// f32 plans +1.3 to +11.5), and the two launches have not been compared since.
+// grid. Against the ticketed persistent grid (fast_variants.cu kRunsTickets; seventy-fifth session,
+// the same six plans, three rounds, docs/results/runs-oneshot-c128-ticketed-ab-2026-12-06-h100.json)
+// the two launches are level, -0.4 to +0.2: the ticket closed the whole gap. 16 stays.
 // (permute_packed, launched the same way in that call, lost on all 38 of its plans, by 9-50 points:
 // its slot tables are a division chain per slot and thread, built per tile.)
 inline constexpr int kRunsOneShotMinElem = 16;

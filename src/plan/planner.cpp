@@ -651,6 +651,10 @@ bool f32_box_beats_packed(const plan_data& pd, const gpu::packed_params& packed)
 // 2026-12-05-h100.json, auto = runs / box): [3623,7,2,21,21,3] 69.7 / 61.7, [9,12,16,22,10,23,7]
 // 83.3 / 79.3. The runs tile moves the same GB/s on both cards there (2.04 and 2.07 TB/s on
 // [3623,...]), the box gains with the H200's memory (1.80 -> 2.62 TB/s): runs is held by the SMs.
+// Since runs' persistent grid claims tiles by ticket (H100, seventy-fifth session, the 37 f32 plans
+// auto runs with runs, f32-runs-box-ticketed-ab-2026-12-06-h100.json): runs won 33, by 6.8 on
+// average; the box won four, among them [21,25,14,19,19,25] (100 B) 70.4 / 79.3, which no run
+// length separates from the two 100 B plans the box lost by 4.5 and 5.2. Not measured on an H200.
 constexpr int kF32RunsMinRunBytes = 100;
 
 // permute_box ahead of permute_runs (4 bytes) where the runs tile has a run under kF32RunsMinRunBytes.
