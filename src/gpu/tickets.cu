@@ -34,8 +34,8 @@ ticket_lease::ticket_lease(cudaStream_t stream) : stream_(stream) {
   static std::array<ticket_pool, kMaxDevices> pools;
   cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
   int device = -1;
-  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kMaxDevices || cudaStreamIsCapturing(stream, &cap) != cudaSuccess ||
-      cap != cudaStreamCaptureStatusNone)
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kMaxDevices ||
+      cudaStreamIsCapturing(stream, &cap) != cudaSuccess || cap != cudaStreamCaptureStatusNone)
     return;
   pool_ = &pools[device];
   std::lock_guard<std::mutex> lock(pool_->mu);
