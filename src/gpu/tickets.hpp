@@ -12,9 +12,9 @@ struct ticket_pool;
 
 // Leases a ticket slot of the current device for one launch on `stream`; ticket() is nullptr where
 // none is free (or the stream is being captured, or the device cannot be read: the launch reports
-// that itself), and the launch then runs its static order. After the launch,
-// release() records when the slot may be leased again; without it (the launch failed, so the kernel
-// never touched the slot) the destructor frees the slot at once.
+// that itself), and the launch then runs its static order. After the launch, release() records
+// when the slot may be leased again; without it (the launch failed, so the kernel never touched the
+// slot) the destructor frees the slot at once.
 class ticket_lease {
  public:
   explicit ticket_lease(cudaStream_t stream);

@@ -128,7 +128,7 @@ __global__ void __launch_bounds__(kRunsThreads, MinBlocks)
         for (int q = 0; q < kWords; ++q) reinterpret_cast<word*>(tile + dst[i])[q] = w[q];
       }
     __syncthreads();  // every thread has read next_origin
-    if (tid == 0) {  // claimed after every thread read this tile's id (the barrier above)
+    if (tid == 0) {  // claimed after every thread read this tile's origin (the barrier above)
       const std::uint32_t n =
           ticket ? gridDim.x + static_cast<std::uint32_t>(atomicAdd(ticket, 1ull)) : tile_id + gridDim.x;
       next_id = n;
