@@ -82,9 +82,8 @@
 //
 // Launch geometry: block kBoxThreads; grid = tiles (one block per tile) where box_params::one_shot,
 // else min(tiles, resident blocks), each block looping (box_tile.cpp kBoxOneShotBytesPerEntry says
-// which and why), the looping blocks claiming tiles in order by a ticket where one is leased
-// (tickets.hpp; else block b takes tiles b, b + grid, ...); dynamic shared memory p.smem_bytes (5
-// blocks per SM; 4 for the byte word gather and the converged one, fast_variants.cu).
+// which and why); dynamic shared memory p.smem_bytes (5 blocks per SM; 4 for the byte word gather
+// and the converged one, fast_variants.cu).
 #pragma once
 
 #include <cstdint>
@@ -95,7 +94,6 @@
 #include "gpu/common.cuh"
 #include "gpu/kernels/bulk_ops.cuh"
 #include "gpu/kernels/chunk_ops.cuh"
-#include "gpu/tickets.hpp"
 
 namespace xpose::detail::gpu {
 
@@ -255,7 +253,7 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
 template <class T, int Mode, int MinBlocks, bool Words = false, bool Converged = false, bool Shift = false,
           bool Owned = false>
 __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
-    permute_box_kernel(const T* __restrict__ in, T* __restrict__ out, box_params p, unsigned long long* ticket) {
+    permute_box_kernel(const T* __restrict__ in, T* __restrict__ out, box_params p) {
   static_assert(!Owned || Converged, "owned ends are planned only where the converged store runs (box_tile.cpp)");
   constexpr int S = sizeof(T), V = 16 / S;
   // Bulk rows (p.bulk) are planned only for elements of at most kBoxBulkMaxElem bytes in plain rows,
@@ -313,7 +311,6 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   // With owned ends (p.halo) also the tile's first coordinate along halo_dim.
   __shared__ packed_origin next_origin;
   __shared__ int next_start;
-  __shared__ std::uint32_t next_id;  // the block's next tile: gridDim.x further on, or by ticket
   auto origin_of = [&](std::uint32_t t) {
     if constexpr (Owned) next_origin = packed_origin_of<true>(p, t, p.halo_dim, &next_start);
     else next_origin = packed_origin_of(p, t);
@@ -335,7 +332,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   const int out_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) & 15);
   const box_chunks nc_out = box_out_chunks(p, out_mis);
   const int load_items = p.runs_in * p.nc_in, store_items = p.runs_out * nc_out.n;
-  for (std::uint32_t tile_id = blockIdx.x; tile_id < tiles;) {
+  for (std::uint32_t tile_id = blockIdx.x; tile_id < tiles; tile_id += gridDim.x) {
     const packed_origin o = next_origin;
     const int run_bytes = S * box_run_length(o, p.run_in, p.in_unit, p.in_lim);
     const int out_run_bytes = S * box_run_length(o, p.run_out, p.out_unit, p.out_lim);
@@ -447,12 +444,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
       tma::mbar_wait(&rows_bar, rows_phase);
       rows_phase ^= 1;
     }
-    if (tid == 0) {  // claimed after every thread read this tile's origin (the barrier above)
-      const std::uint32_t n =
-          ticket ? gridDim.x + static_cast<std::uint32_t>(atomicAdd(ticket, 1ull)) : tile_id + gridDim.x;
-      next_id = n;
-      if (n < tiles) origin_of(n);
-    }
+    if (tid == 0 && tile_id + gridDim.x < tiles) origin_of(tile_id + gridDim.x);
 
     if constexpr (Words) {
       box_store_words<T, Mode, Converged, Shift, Owned>(p, tile, gtab, out_off, out_cut, out_base, o, outb, tout, out_mis,
@@ -549,10 +541,8 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     // The next tile reuses the rows; publishes next_origin. The copy engine's writes of the next
     // tile's rows come after this tile's ordinary accesses to them (the fence).
     if (p.bulk && kMayBulk) tma::fence_async_shared();
-    __syncthreads();  // also publishes next_id
-    tile_id = next_id;
+    __syncthreads();
   }
-  if (tid == 0) ticket_done(ticket);
 }
 
 }  // namespace xpose::detail::gpu
