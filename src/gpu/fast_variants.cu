@@ -194,7 +194,7 @@ status run_permute_packed(const plan_data& pd, const void* in, void* out, CUstre
 // permute_runs holds 16-64 registers' worth of chunks per thread (kRunsLoads uint4): 4 blocks of
 // 256 threads per SM keep the compiler at 64 registers; shared memory (16-40 KiB a block) allows 5-8.
 inline constexpr int kRunsMinBlocks = 4;
-// Where the grid is persistent (below 16-byte elements, runs_tile.hpp kRunsOneShotMinElem), its
+// Where the grid is persistent (every element size, runs_tile.hpp kRunsOneShotMinElem), its
 // tiles are claimed in order from a ticket (tickets.hpp): the 10 f32 seed-1 suite plans of this
 // kernel gained 1.3-11.5 points of copy (H100, seventy-fourth session; see kPackedTickets).
 inline constexpr bool kRunsTickets = true;

@@ -80,7 +80,15 @@ inline constexpr bool kRunsOwnEnds = true;
 // the two launches are level, -0.4 to +0.2: the ticket closed the whole gap. 16 stays.
 // (permute_packed, launched the same way in that call, lost on all 38 of its plans, by 9-50 points:
 // its slot tables are a division chain per slot and thread, built per tile.)
-inline constexpr int kRunsOneShotMinElem = 16;
+// On the H200 one block per tile lost (seventy-seventh session, suites of main at 7e93b1c against
+// the sixty-sixth session's 79ecddf, whose grid was persistent and static; one run each, results/
+// suite-c128-2026-12-06-h200-7e93b1c.json): all five c128 reversals, 91.2-91.6 -> 81.5-86.2
+// ([4,8,8,8,8,8,16,32] 91.6 -> 81.5, [64,64,128,128] 91.3 -> 86.2), while the ticketed persistent
+// grids of the same suites gained (runs below 16 bytes: 10 plans, mean +4.0; permute_packed: 38,
+// mean +5.3, every one up). So no element size launches one block per tile now (32: none is that
+// wide): level with it on the H100, and the grid the H200 ran fastest. Not yet measured by name
+// on the H200 (docs/performance.md, seventy-seventh session, next device calls).
+inline constexpr int kRunsOneShotMinElem = 32;
 
 struct runs_params {
   int rank = 0;  // the normalised problem's dims (output order); the fields below index them
@@ -107,7 +115,7 @@ struct runs_params {
   // runs, the next slice's first elements, for the chunk that crosses into it (see below).
   int halo = 0;
   int b_last = kPackedNoDim;        // the B dim tiles cut (b_dims[nb - 1]) when halo > 0
-  int one_shot = 0;                 // 1: one block per tile (kRunsOneShotMinElem); 0: a persistent grid
+  int one_shot = 0;                 // 1: one block per tile (kRunsOneShotMinElem: none now); 0: a persistent grid
   int smem_bytes = 0;               // B + halo rows of P bytes, then row_word[B + halo], in_off[B + halo], out_off[A] (int32)
 };
 

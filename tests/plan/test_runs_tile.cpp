@@ -187,9 +187,10 @@ TEST(RunsTile, OddSuitePermutationGetsLongRuns) {
   }
 }
 
-TEST(RunsTile, OneBlockPerTileForSixteenByteElementsOnly) {
-  // kRunsOneShotMinElem: the launch gives every tile its own block for 16-byte elements (c128
-  // reversals gained 2.5-4.0 points of copy on an H100), a persistent grid below (f32 was mixed).
+TEST(RunsTile, PersistentGridForEveryElementSize) {
+  // kRunsOneShotMinElem: one block per tile gained 2.5-4.0 points on the c128 reversals on an H100
+  // against the static grid, tied the ticketed one, and lost 5-10 on the H200; every element size
+  // launches the persistent grid, whose tiles are claimed by ticket.
   xpose::permute_desc d;
   d.extents = {32, 32, 32, 32, 64};
   d.perm = {4, 3, 2, 1, 0};
@@ -198,7 +199,8 @@ TEST(RunsTile, OneBlockPerTileForSixteenByteElementsOnly) {
     runs_params p;
     const char* reason = "";
     ASSERT_TRUE(runs_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
-    EXPECT_EQ(p.one_shot, eb == 16 ? 1 : 0) << eb;
+    EXPECT_EQ(p.one_shot, 0) << eb;
+    EXPECT_GT(p.tiles, 132 * 8) << eb;  // enough tiles that the grid is capped, so tickets are leased
   }
 }
 
