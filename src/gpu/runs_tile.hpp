@@ -77,7 +77,7 @@ inline constexpr bool kRunsOwnEnds = true;
 // 4.3-15.4 ([618,8,71,191] 84.9 -> 100.3). Both comparisons were against the static persistent
 // grid. Against the ticketed persistent grid (fast_variants.cu kRunsTickets; seventy-fifth session,
 // the same six plans, three rounds, docs/results/runs-oneshot-c128-ticketed-ab-2026-12-06-h100.json)
-// the two launches are level, -0.4 to +0.2: the ticket closed the whole gap. 16 stays.
+// the two launches are level, -0.4 to +0.2: the ticket closed the whole gap. 16 stayed then.
 // (permute_packed, launched the same way in that call, lost on all 38 of its plans, by 9-50 points:
 // its slot tables are a division chain per slot and thread, built per tile.)
 // On the H200 one block per tile lost (seventy-seventh session, suites of main at 7e93b1c against

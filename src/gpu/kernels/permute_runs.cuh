@@ -23,9 +23,9 @@
 //
 // Launch geometry: block kRunsThreads; grid = tiles (one block per tile) where p.one_shot
 // (runs_tile.hpp kRunsOneShotMinElem: no element size since the H200 measured it), else
-// min(tiles, resident blocks), each
-// block looping, claiming tiles in order by a ticket where one is leased (tickets.hpp); dynamic
-// shared memory p.smem_bytes (B rows of P bytes, then three int32 tables).
+// min(tiles, resident blocks), each block looping, claiming tiles in order by a ticket where one
+// is leased (tickets.hpp); dynamic shared memory p.smem_bytes (B rows of P bytes, then three int32
+// tables).
 #pragma once
 
 #include <cstdint>
