@@ -238,7 +238,8 @@ inline constexpr int kBoxWordsMinBlocks = 4;
 // session: +2.6 points of copy on 70 persistent boxes, H100) its 48-register converged kernels
 // spilled 16-28 bytes (ptxas -v), and the suite plans that run them one block per tile lost up to
 // 17 points (H100 suites, seventy-sixth session), so they came out. Branch cand/box-claim-shared has
-// tickets without the spills; it has not run on a GPU yet (docs/performance.md).
+// tickets without the spills: level with main on those plans (H200, seventy-seventh session); its
+// persistent boxes are not measured yet (docs/performance.md).
 
 status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
   const auto* p = static_cast<const box_params*>(pd.kernel_params.get());
