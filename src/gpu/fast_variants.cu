@@ -234,11 +234,14 @@ inline constexpr int kBoxMinBlocks = 5;
 // word boxes 1.4-5.4 points of copy down, one 0.8 up (H100, branch cand/box-words-5blocks,
 // results/box-words-ab-2026-12-06-h100.json).
 inline constexpr int kBoxWordsMinBlocks = 4;
-// The box's persistent grid keeps the static order b, b + grid, ...: with tickets (seventy-fifth
-// session: +2.6 points of copy on 70 persistent boxes, H100) its 48-register converged kernels
-// spilled 16-28 bytes (ptxas -v), and the suite plans that run them one block per tile lost up to
-// 17 points (H100 suites, seventy-sixth session), so they came out. Branch cand/box-claim-shared has
-// tickets without the spills; it has not run on a GPU yet (docs/performance.md).
+// Where the grid is persistent (box_params::one_shot off), its tiles are claimed in order from a
+// ticket (tickets.hpp), as permute_packed's and permute_runs' are (kPackedTickets). Against block b
+// taking tiles b, b + grid, ...: 70 persistent boxes (every one of seeds 1-4, then the raw-wide
+// test's), 47 gained more than a point, up to 11.0 (f64 [22935,7,11,19,2] 76.6 -> 87.6), 8 lost
+// 1.1-3.0, mean +2.6 (H100, one round, seventy-fifth session, results/box-tickets-ab-2026-12-06-h100).
+// Thread 0 claims with the ticket read from shared memory (permute_box.cuh says why: held in
+// registers it made the converged kernels spill, seventy-sixth session). Candidate: to be measured.
+inline constexpr bool kBoxTickets = true;
 
 status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
   const auto* p = static_cast<const box_params*>(pd.kernel_params.get());
@@ -252,8 +255,12 @@ status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_
       XPOSE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBoxThreads, p->smem_bytes), why);
       const std::int64_t resident = static_cast<std::int64_t>(per_sm > 0 ? per_sm : 1) * pd.device.sm_count;
       const unsigned grid = static_cast<unsigned>(p->one_shot || p->tiles < resident ? p->tiles : resident);
-      kernel<<<grid, kBoxThreads, p->smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), *p);
+      std::optional<ticket_lease> lease;  // a persistent grid's tiles claimed in order (kBoxTickets)
+      if (kBoxTickets && p->tiles > grid) lease.emplace(s);
+      kernel<<<grid, kBoxThreads, p->smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), *p,
+                                                      lease ? lease->ticket() : nullptr);
       XPOSE_CUDA_TRY(cudaGetLastError(), why);
+      if (lease) XPOSE_CUDA_TRY(lease->release(), why);
       return status::kSuccess;
     };
     // Both stores come in two forms (box_store_converged): converged where output runs have head or
