@@ -20,6 +20,16 @@ nvcc=$(command -v nvcc || true)
 [[ -z $nvcc && -x /usr/local/cuda/bin/nvcc ]] && nvcc=/usr/local/cuda/bin/nvcc
 [[ -n $nvcc ]] || { echo "ptxas_spills: skipped: nvcc not found (PATH, /usr/local/cuda/bin)"; exit 77; }
 
+# The record holds for one compiler: another nvcc allocates registers its own way.
+version=$("$nvcc" --version | grep -o 'V[0-9][0-9.]*' | head -1)
+if [[ ${1:-} != --update && -r $record ]]; then
+  recorded=$(sed -n 's/^# nvcc \(V[0-9.]*\).*/\1/p' "$record" | head -1)
+  if [[ $recorded != "$version" ]]; then
+    echo "ptxas_spills: skipped: the record is of nvcc ${recorded:-unknown}, this is $version (--update, then review the diff)"
+    exit 77
+  fi
+fi
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The device flags of src/CMakeLists.txt that can change code generation (not -lineinfo).
@@ -41,7 +51,7 @@ cat "$tmp"/*.log | awk '
 [[ -s $tmp/now.txt ]] || { echo "ptxas_spills: no kernel found in the ptxas output" >&2; exit 2; }
 
 if [[ ${1:-} == --update ]]; then
-  { echo "# spill store bytes, spill load bytes, kernel (sm_90): scripts/ptxas_spills.sh --update"
+  { echo "# nvcc $version, sm_90: spill store bytes, spill load bytes, kernel (scripts/ptxas_spills.sh --update)"
     cat "$tmp/now.txt"; } > "$record"
   echo "ptxas_spills: recorded $(wc -l < "$tmp/now.txt") kernels in $record"
   exit 0
