@@ -234,12 +234,21 @@ inline constexpr int kBoxMinBlocks = 5;
 // word boxes 1.4-5.4 points of copy down, one 0.8 up (H100, branch cand/box-words-5blocks,
 // results/box-words-ab-2026-12-06-h100.json).
 inline constexpr int kBoxWordsMinBlocks = 4;
-// The box's persistent grid keeps the static order b, b + grid, ...: with tickets (seventy-fifth
-// session: +2.6 points of copy on 70 persistent boxes, H100) its 48-register converged kernels
-// spilled 16-28 bytes (ptxas -v), and the suite plans that run them one block per tile lost up to
-// 17 points (H100 suites, seventy-sixth session), so they came out. Branch cand/box-claim-shared has
-// tickets without the spills: level with main on those plans (H200, seventy-seventh session); its
-// persistent boxes are not measured yet (docs/performance.md).
+// Where the grid is persistent (box_params::one_shot off), its tiles are claimed in order from a
+// ticket (tickets.hpp), as permute_packed's and permute_runs' are (kPackedTickets). Against block b
+// taking tiles b, b + grid, ...: 70 persistent boxes (every one of seeds 1-4, then the raw-wide
+// test's), 47 gained more than a point, up to 11.0 (f64 [22935,7,11,19,2] 76.6 -> 87.6), 8 lost
+// 1.1-3.0, mean +2.6 (H100, one round, seventy-fifth session, results/box-tickets-ab-2026-12-06-h100).
+// Thread 0 claims with the ticket read from shared memory (permute_box.cuh says why: held in
+// registers it made the converged kernels spill 16-28 bytes, and the suite plans that run them one
+// block per tile lost up to 17 points, seventy-sixth session). So claimed (branch
+// cand/box-claim-shared, seventy-eighth session, two alternating rounds by name against main's
+// static order, scripts/cases/box_claim_shared_77_cases.txt, results/box-claim-shared-ab-2026-12-07-
+// h100.{json,log}): the 16 persistent suite boxes of the list gained 4.7-17.7 points on an H100
+// (f16 [13314,21,6,16,5] 79.5 -> 97.2, f64 [22935,7,11,19,2] 75.8 -> 90.9), and the 14 one-block
+// plans that the spilling tickets had cost 8.7-17.4 held, -0.2 to +3.8 (-0.8 to +0.8 on an H200,
+// seventy-seventh session).
+inline constexpr bool kBoxTickets = true;
 
 status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
   const auto* p = static_cast<const box_params*>(pd.kernel_params.get());
@@ -253,8 +262,12 @@ status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_
       XPOSE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBoxThreads, p->smem_bytes), why);
       const std::int64_t resident = static_cast<std::int64_t>(per_sm > 0 ? per_sm : 1) * pd.device.sm_count;
       const unsigned grid = static_cast<unsigned>(p->one_shot || p->tiles < resident ? p->tiles : resident);
-      kernel<<<grid, kBoxThreads, p->smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), *p);
+      std::optional<ticket_lease> lease;  // a persistent grid's tiles claimed in order (kBoxTickets)
+      if (kBoxTickets && p->tiles > grid) lease.emplace(s);
+      kernel<<<grid, kBoxThreads, p->smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), *p,
+                                                      lease ? lease->ticket() : nullptr);
       XPOSE_CUDA_TRY(cudaGetLastError(), why);
+      if (lease) XPOSE_CUDA_TRY(lease->release(), why);
       return status::kSuccess;
     };
     // Both stores come in two forms (box_store_converged): converged where output runs have head or

@@ -82,8 +82,9 @@
 //
 // Launch geometry: block kBoxThreads; grid = tiles (one block per tile) where box_params::one_shot,
 // else min(tiles, resident blocks), each block looping (box_tile.cpp kBoxOneShotBytesPerEntry says
-// which and why); dynamic shared memory p.smem_bytes (5 blocks per SM; 4 for the byte word gather
-// and the converged one, fast_variants.cu).
+// which and why), the looping blocks claiming tiles in order by a ticket where one is leased
+// (tickets.hpp; else block b takes tiles b, b + grid, ...); dynamic shared memory p.smem_bytes (5
+// blocks per SM; 4 for the byte word gather and the converged one, fast_variants.cu).
 #pragma once
 
 #include <cstdint>
@@ -94,6 +95,7 @@
 #include "gpu/common.cuh"
 #include "gpu/kernels/bulk_ops.cuh"
 #include "gpu/kernels/chunk_ops.cuh"
+#include "gpu/tickets.hpp"
 
 namespace xpose::detail::gpu {
 
@@ -253,7 +255,7 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
 template <class T, int Mode, int MinBlocks, bool Words = false, bool Converged = false, bool Shift = false,
           bool Owned = false>
 __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
-    permute_box_kernel(const T* __restrict__ in, T* __restrict__ out, box_params p) {
+    permute_box_kernel(const T* __restrict__ in, T* __restrict__ out, box_params p, unsigned long long* ticket) {
   static_assert(!Owned || Converged, "owned ends are planned only where the converged store runs (box_tile.cpp)");
   constexpr int S = sizeof(T), V = 16 / S;
   // Bulk rows (p.bulk) are planned only for elements of at most kBoxBulkMaxElem bytes in plain rows,
@@ -311,6 +313,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   // With owned ends (p.halo) also the tile's first coordinate along halo_dim.
   __shared__ packed_origin next_origin;
   __shared__ int next_start;
+  __shared__ std::uint32_t next_id;  // the block's next tile: gridDim.x further on, or by ticket
   auto origin_of = [&](std::uint32_t t) {
     if constexpr (Owned) next_origin = packed_origin_of<true>(p, t, p.halo_dim, &next_start);
     else next_origin = packed_origin_of(p, t);
@@ -320,6 +323,17 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   unsigned rows_phase = 0;
   const auto tiles = static_cast<std::uint32_t>(p.tiles);
   if (tid == 0 && blockIdx.x < tiles) origin_of(blockIdx.x);
+  // Thread 0's claims read the ticket and the current tile from shared memory, not from the kernel
+  // parameter and the loop variable. Holding those in registers across the loop made the
+  // 48-register converged kernels of 1-, 2-, 4- and 8-byte elements spill 16-28 bytes (ptxas -v),
+  // and the suite plans that run them one block per tile (never claiming) lost up to 17 points of
+  // copy (H100, seventy-sixth session: i8 [44,21,10,4,12,13,23,2] 86.3 -> 68.9). Read from shared,
+  // they spill as before tickets came, but for the 8-byte one with owned ends: 4 bytes.
+  __shared__ unsigned long long* claim_ticket;
+  if (tid == 0) {
+    claim_ticket = ticket;
+    next_id = blockIdx.x;
+  }
   if (tid == 0 && p.bulk && kMayBulk) {
     tma::mbar_init(&rows_bar, 1);
     tma::fence_mbar_init();
@@ -332,7 +346,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   const int out_mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) & 15);
   const box_chunks nc_out = box_out_chunks(p, out_mis);
   const int load_items = p.runs_in * p.nc_in, store_items = p.runs_out * nc_out.n;
-  for (std::uint32_t tile_id = blockIdx.x; tile_id < tiles; tile_id += gridDim.x) {
+  for (std::uint32_t tile_id = blockIdx.x; tile_id < tiles;) {
     const packed_origin o = next_origin;
     const int run_bytes = S * box_run_length(o, p.run_in, p.in_unit, p.in_lim);
     const int out_run_bytes = S * box_run_length(o, p.run_out, p.out_unit, p.out_lim);
@@ -444,7 +458,12 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
       tma::mbar_wait(&rows_bar, rows_phase);
       rows_phase ^= 1;
     }
-    if (tid == 0 && tile_id + gridDim.x < tiles) origin_of(tile_id + gridDim.x);
+    if (tid == 0) {  // claimed after every thread read this tile's origin (the barrier above)
+      const std::uint32_t n = claim_ticket ? gridDim.x + static_cast<std::uint32_t>(atomicAdd(claim_ticket, 1ull))
+                                           : next_id + gridDim.x;
+      next_id = n;
+      if (n < tiles) origin_of(n);
+    }
 
     if constexpr (Words) {
       box_store_words<T, Mode, Converged, Shift, Owned>(p, tile, gtab, out_off, out_cut, out_base, o, outb, tout, out_mis,
@@ -541,8 +560,10 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     // The next tile reuses the rows; publishes next_origin. The copy engine's writes of the next
     // tile's rows come after this tile's ordinary accesses to them (the fence).
     if (p.bulk && kMayBulk) tma::fence_async_shared();
-    __syncthreads();
+    __syncthreads();  // also publishes next_id
+    tile_id = next_id;
   }
+  if (tid == 0) ticket_done(ticket);
 }
 
 }  // namespace xpose::detail::gpu
