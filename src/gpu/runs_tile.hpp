@@ -86,8 +86,9 @@ inline constexpr bool kRunsOwnEnds = true;
 // ([4,8,8,8,8,8,16,32] 91.6 -> 81.5, [64,64,128,128] 91.3 -> 86.2), while the ticketed persistent
 // grids of the same suites gained (runs below 16 bytes: 10 plans, mean +4.0; permute_packed: 38,
 // mean +5.3, every one up). So no element size launches one block per tile now (32: none is that
-// wide): level with it on the H100, and the grid the H200 ran fastest. Not yet measured by name
-// on the H200 (docs/performance.md, seventy-seventh session, next device calls).
+// wide): level with it on the H100, and the grid the H200 ran fastest. By name on an H100 the five
+// reversals stayed level, -0.2 to +0.5 (seventy-eighth session, results/runs-c128-persistent-ab-
+// 2026-12-07-h100.json); not yet measured by name on the H200 (docs/performance.md, next calls).
 inline constexpr int kRunsOneShotMinElem = 32;
 
 struct runs_params {
