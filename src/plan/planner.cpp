@@ -1057,6 +1057,26 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
                      "output rows staggered to sectors (H200 16383x16384 f32 / f64: 91.9 / 92.0% of copy vs skew_tile "
                      "79.4 / 86.8)",
                      false, h});
+      // Batches of 8-byte matrices: permute_runs ahead of skew_tile. Seventy-ninth session, H100, by
+      // name, auto (skew_tile) against permute_runs on the 23 f64 suite plans of seeds 2-12 that auto
+      // ran with skew_tile over a batch (scripts/cases/runs_vs_2d_78_cases.txt, three rounds,
+      // results/runs-vs-2d-2026-12-07-h100.{json,log}), % of copy: 14 gained more than a point, up
+      // to 11.5 ([21,161,137,141] perm 2,0,3,1 81.8 -> 93.4, [22,153,183,105] 83.3 -> 90.9), two
+      // lost ([755,80,185,6] perm 2,3,1,0 89.9 -> 84.2, [1057,5,24,23,23] 87.6 -> 86.0), mean +2.9.
+      // Not for 4-byte batches (28 plans: 9 up, 11 down, mean +0.3) nor 2-byte ones (13: 9 down,
+      // mean -5.5). Measured against skew_tile, not against permute_box, which f64_box_beats would
+      // put ahead of permute_runs: beat_box keeps runs (box against runs on f64 boxes: mean +0.8
+      // for runs over 27 plans, seventy-ninth session, so no rule either way).
+      // Every plan these two rules were fitted on held 255-256 MiB; batches under half that keep the
+      // kernels they had (a launch and the persistent grid's ticket count for more there; not
+      // measured).
+      constexpr std::int64_t kRunsBatchMinBytes = std::int64_t{128} << 20;
+      const bool runs_batch = m.batch > 1 && pd.prob.count() * s >= kRunsBatchMinBytes;
+      if (s == 8 && runs_batch && short_side > 64)
+        c.push_back({"permute_runs", "batch of 8-byte matrices whose strides rule out 16-byte vectors: A x B "
+                                     "transposes of runs with 16-byte chunks both ways (H100, 23 such suite plans: "
+                                     "mean +2.9 points of copy over skew_tile, 14 up to +11.5, 2 down)",
+                     false, 0, true});
       if (s < 16 && short_side > 64)
         c.push_back({"skew_tile", "2-D transpose whose leading dimensions or pointers are not 16-byte aligned: "
                                   "tile edges staggered so the vectors stay aligned both ways (H200 10007x9973: "
@@ -1064,6 +1084,19 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       if (m.batch_rank > 1 || std::min(m.rows, m.cols) < 32) {
         if (runs) c.push_back({"permute_runs", kRunsReason});
         c.push_back({"permute_packed", "permutation whose strides rule out 16-byte vectors: packed boxes"});
+      } else if ((s == 4 || s == 8) && runs_batch) {
+        // Batches of 4- and 8-byte matrices with a side of 32-64 that fall to the classic tile:
+        // permute_runs first. Seventy-ninth session, H100, by name, auto (tiled) against
+        // permute_runs (scripts/cases/runs_vs_2d_78_cases.txt, seeds 2-12, three rounds), % of copy:
+        // all nine gained, f32 by 15.4-22.0 ([588674,3,38] perm 2,1,0 67.4 -> 89.4, [38043,42,42]
+        // 69.7 -> 85.2), f64 by 3.5-7.1 ([18641,80,45] 80.3 -> 87.4); on seed 1 (seventy-eighth
+        // session) f32 [137,108,82,55] perm 3,2,0,1 +7.1, f64 [197,61,107,52] +2.9 and
+        // [137,108,82,55] -0.3. As above, measured against the classic tile, not permute_box
+        // (beat_box keeps it).
+        c.push_back({"permute_runs", "batch of 4- or 8-byte matrices with a side of 32-64 whose strides rule out "
+                                     "16-byte vectors: A x B transposes of runs (H100, 11 such suite plans: f32 "
+                                     "+7 to +22 points of copy over the classic tile, f64 -0.3 to +7.1)",
+                     false, 0, true});
       }
       c.push_back({"tiled", "2-D transpose whose strides or pointers rule out 16-byte vectors and skew_tile (a side of "
                             "64 or less, or 16-byte elements): classic 32x32 tile"});

@@ -668,6 +668,22 @@ TEST_F(GpuPlanner, BoxWhereItWon) {
   });
 }
 
+// Batches of 4- and 8-byte matrices whose strides rule out 16-byte vectors (seventy-ninth session,
+// H100, by name against auto's kernel before): the classic tile's fallback (a side of 32-64) goes to
+// permute_runs for both sizes, skew_tile for 8-byte elements only, from 128 MiB; 2-byte batches,
+// 4-byte skew_tile batches and small batches keep their kernels.
+TEST_F(GpuPlanner, RunsForLargeBatchesOfOddMatrices) {
+  expect_auto_picks({
+      {{588674, 3, 38}, {2, 1, 0}, 4, "permute_runs"},        // tiled 67.4 vs runs 89.4
+      {{38043, 42, 42}, {2, 1, 0}, 8, "permute_runs"},        // tiled 82.1 vs 85.9
+      {{21, 161, 137, 141}, {2, 0, 3, 1}, 8, "permute_runs"},  // skew_tile 81.8 vs 93.4
+      {{22, 161, 137, 141}, {2, 0, 3, 1}, 4, "skew_tile"},     // 4-byte skew_tile batches: mixed, kept
+      {{176, 196, 34, 114}, {2, 3, 1, 0}, 2, "skew_tile"},     // 2 bytes: runs lost 21.3, kept
+      {{1000, 3, 38}, {2, 1, 0}, 4, "tiled"},                  // 0.4 MiB: not measured, kept
+      {{2, 161, 137, 141}, {2, 0, 3, 1}, 8, "skew_tile"},      // 50 MiB: not measured, kept
+  });
+}
+
 TEST_F(GpuPlanner, AutoOnACopyPicksCopy) {
   struct named {
     const char* what;
