@@ -49,7 +49,7 @@ def main():
     ap.add_argument("--variants", action="store_true", help="A and B name variants of one binary")
     ap.add_argument("--variant", default="auto", help="the variant compared between binaries")
     ap.add_argument("--build", help="the binary whose variants are compared (--variants)")
-    ap.add_argument("--plan", metavar="XPOSE", help="add auto's kernel for each case by XPOSE plan")
+    ap.add_argument("--plan", metavar="XPOSE", help="add the kernel XPOSE plan gives auto for each case (this tree's planner, which may differ from the builds measured)")
     args = ap.parse_args()
 
     rows = load(args.ab_json)

@@ -1057,6 +1057,12 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
                      "output rows staggered to sectors (H200 16383x16384 f32 / f64: 91.9 / 92.0% of copy vs skew_tile "
                      "79.4 / 86.8)",
                      false, h});
+      // Large batches (runs_batch) of 8-byte matrices for skew_tile, of 4- and 8-byte ones for the
+      // classic tile, go to permute_runs (the two rules below). Every plan they were fitted on held
+      // 255-256 MiB; batches under half that keep the kernels they had (a launch and the persistent
+      // grid's ticket count for more there; not measured).
+      constexpr std::int64_t kRunsBatchMinBytes = std::int64_t{128} << 20;
+      const bool runs_batch = m.batch > 1 && pd.prob.count() * s >= kRunsBatchMinBytes;
       // Batches of 8-byte matrices: permute_runs ahead of skew_tile. Seventy-ninth session, H100, by
       // name, auto (skew_tile) against permute_runs on the 23 f64 suite plans of seeds 2-12 that auto
       // ran with skew_tile over a batch (scripts/cases/runs_vs_2d_78_cases.txt, three rounds,
@@ -1067,11 +1073,6 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
       // mean -5.5). Measured against skew_tile, not against permute_box, which f64_box_beats would
       // put ahead of permute_runs: beat_box keeps runs (box against runs on f64 boxes: mean +0.8
       // for runs over 27 plans, seventy-ninth session, so no rule either way).
-      // Every plan these two rules were fitted on held 255-256 MiB; batches under half that keep the
-      // kernels they had (a launch and the persistent grid's ticket count for more there; not
-      // measured).
-      constexpr std::int64_t kRunsBatchMinBytes = std::int64_t{128} << 20;
-      const bool runs_batch = m.batch > 1 && pd.prob.count() * s >= kRunsBatchMinBytes;
       if (s == 8 && runs_batch && short_side > 64)
         c.push_back({"permute_runs", "batch of 8-byte matrices whose strides rule out 16-byte vectors: A x B "
                                      "transposes of runs with 16-byte chunks both ways (H100, 23 such suite plans: "
@@ -1094,7 +1095,7 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
         // [137,108,82,55] -0.3. As above, measured against the classic tile, not permute_box
         // (beat_box keeps it).
         c.push_back({"permute_runs", "batch of 4- or 8-byte matrices with a side of 32-64 whose strides rule out "
-                                     "16-byte vectors: A x B transposes of runs (H100, 11 such suite plans: f32 "
+                                     "16-byte vectors: A x B transposes of runs (H100, 12 such suite plans: f32 "
                                      "+7 to +22 points of copy over the classic tile, f64 -0.3 to +7.1)",
                      false, 0, true});
       }
