@@ -249,12 +249,29 @@ inline constexpr int kBoxWordsMinBlocks = 4;
 // plans that the spilling tickets had cost 8.7-17.4 held, -0.2 to +3.8 (-0.8 to +0.8 on an H200,
 // seventy-seventh session).
 inline constexpr bool kBoxTickets = true;
+// Where no ticket is leased (one block per tile, or a grid that holds every tile) the grid never
+// claims, and 16-byte elements launch their kernel without the claim's code (permute_box_kernel's
+// Claims = false, the static loop b, b + grid, ...); smaller elements launch the claiming kernel
+// either way. With the claim compiled in, c128's one-block boxes had lost 4-11 points on an H100
+// (the kernel keeps its 48 registers and spills nothing, but its SASS grew 2592 -> 2672
+// instructions and was rescheduled). Measured (H100, eightieth session, one round each, every
+// output verified): the 32 c128 one-block suite boxes of scripts/cases/c128_box_oneshot_79_cases.txt,
+// mean +2.7, 12 up by 1.6-10.5 points, none down by more than 0.2 ([403,7,6,9,22,10,2] 87.8 -> 98.3,
+// [112410,199,3] 90.0 -> 99.5), the same as the kernels before tickets (034c832); the c128 suite
+// 93.5 / 77.0 -> 94.1 / 80.8 (median / minimum, same machine). Claim-free kernels for every element
+// size (branch cand/box-oneshot-static-79) held the 1- to 8-byte boxes of
+// box_claim_shared_77_cases.txt level but two i8 one-block boxes, which lost 2.8 and 3.8 points
+// ([264,12,6,2,15,18,13,2] 79.0 -> 75.2, results/box-oneshot-static-ab-2026-12-07-h100): sizes up to
+// 8 bytes keep the claiming kernel.
+inline constexpr bool kBoxPlainWide = true;
 
 status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
   const auto* p = static_cast<const box_params*>(pd.kernel_params.get());
   if (!p) return status::kVariantNotApplicable;  // configure_permute_box fills it
   return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
-    auto launch = [&](auto kernel) -> status {
+    // `kernel` claims its tiles where a ticket is leased; `plain` (the same kernel, or for 16-byte
+    // elements its claim-free form, kBoxPlainWide) runs where none is.
+    auto launch = [&](auto kernel, auto plain) -> status {
       // One block per tile, or a persistent grid of the blocks resident at once (box_params::one_shot).
       if (p->smem_bytes > 48 * 1024)  // the word gather's boxes (kBoxWordsMaxSmem)
         XPOSE_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, p->smem_bytes), why);
@@ -264,8 +281,14 @@ status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_
       const unsigned grid = static_cast<unsigned>(p->one_shot || p->tiles < resident ? p->tiles : resident);
       std::optional<ticket_lease> lease;  // a persistent grid's tiles claimed in order (kBoxTickets)
       if (kBoxTickets && p->tiles > grid) lease.emplace(s);
-      kernel<<<grid, kBoxThreads, p->smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), *p,
-                                                      lease ? lease->ticket() : nullptr);
+      if (lease) {
+        kernel<<<grid, kBoxThreads, p->smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), *p,
+                                                        lease->ticket());
+      } else {
+        if (p->smem_bytes > 48 * 1024 && plain != kernel)
+          XPOSE_CUDA_TRY(cudaFuncSetAttribute(plain, cudaFuncAttributeMaxDynamicSharedMemorySize, p->smem_bytes), why);
+        plain<<<grid, kBoxThreads, p->smem_bytes, s>>>(static_cast<const T*>(in), static_cast<T*>(out), *p, nullptr);
+      }
       XPOSE_CUDA_TRY(cudaGetLastError(), why);
       if (lease) XPOSE_CUDA_TRY(lease->release(), why);
       return status::kSuccess;
@@ -278,18 +301,19 @@ status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_
     // converged (box_tile.cpp own_ends); 16-byte elements have none.
     if (p->halo && (!converged || sizeof(T) == 16)) return status::kVariantNotApplicable;
     if constexpr (sizeof(T) == 1) {  // the word gather (box_tile.hpp), for 1-byte elements
+      auto same = [&](auto kernel) { return launch(kernel, kernel); };  // claiming either way (kBoxPlainWide)
       auto words = [&]<bool Converged, bool Owned>() -> status {
         if (p->words_shift) {  // raw rows: plain or granules (box_tile.cpp raw_layout)
           if (p->swizzle == kBoxWords) return status::kVariantNotApplicable;
           return p->swizzle == kBoxGranules
-                     ? launch(permute_box_kernel<T, kBoxGranules, kBoxWordsMinBlocks, true, Converged, true, Owned>)
-                     : launch(permute_box_kernel<T, kBoxPlain, kBoxWordsMinBlocks, true, Converged, true, Owned>);
+                     ? same(permute_box_kernel<T, kBoxGranules, kBoxWordsMinBlocks, true, Converged, true, Owned>)
+                     : same(permute_box_kernel<T, kBoxPlain, kBoxWordsMinBlocks, true, Converged, true, Owned>);
         }
         switch (p->swizzle) {
           case kBoxGranules:
-            return launch(permute_box_kernel<T, kBoxGranules, kBoxWordsMinBlocks, true, Converged, false, Owned>);
-          case kBoxWords: return launch(permute_box_kernel<T, kBoxWords, kBoxWordsMinBlocks, true, Converged, false, Owned>);
-          default: return launch(permute_box_kernel<T, kBoxPlain, kBoxWordsMinBlocks, true, Converged, false, Owned>);
+            return same(permute_box_kernel<T, kBoxGranules, kBoxWordsMinBlocks, true, Converged, false, Owned>);
+          case kBoxWords: return same(permute_box_kernel<T, kBoxWords, kBoxWordsMinBlocks, true, Converged, false, Owned>);
+          default: return same(permute_box_kernel<T, kBoxPlain, kBoxWordsMinBlocks, true, Converged, false, Owned>);
         }
       };
       if (p->words)
@@ -298,14 +322,20 @@ status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_
                            : words.template operator()<false, false>();
     }
     if (p->words) return status::kVariantNotApplicable;  // box_plan keeps the word gather to 1-byte elements
+    constexpr bool kPlainClaims = !(kBoxPlainWide && sizeof(T) == 16);  // Claims of the kernel run without a ticket
     auto elements = [&]<bool Converged, bool Owned>() -> status {
       switch (p->swizzle) {
-        case kBoxGranules: return launch(permute_box_kernel<T, kBoxGranules, kBoxMinBlocks, false, Converged, false, Owned>);
+        case kBoxGranules:
+          return launch(permute_box_kernel<T, kBoxGranules, kBoxMinBlocks, false, Converged, false, Owned>,
+                        permute_box_kernel<T, kBoxGranules, kBoxMinBlocks, false, Converged, false, Owned, kPlainClaims>);
         case kBoxWords:
           if constexpr (sizeof(T) <= 4)
-            return launch(permute_box_kernel<T, kBoxWords, kBoxMinBlocks, false, Converged, false, Owned>);
+            return launch(permute_box_kernel<T, kBoxWords, kBoxMinBlocks, false, Converged, false, Owned>,
+                          permute_box_kernel<T, kBoxWords, kBoxMinBlocks, false, Converged, false, Owned, kPlainClaims>);
           return status::kVariantNotApplicable;  // box_plan keeps words for elements of 4 bytes and less
-        default: return launch(permute_box_kernel<T, kBoxPlain, kBoxMinBlocks, false, Converged, false, Owned>);
+        default:
+          return launch(permute_box_kernel<T, kBoxPlain, kBoxMinBlocks, false, Converged, false, Owned>,
+                        permute_box_kernel<T, kBoxPlain, kBoxMinBlocks, false, Converged, false, Owned, kPlainClaims>);
       }
     };
     if constexpr (sizeof(T) < 16)
