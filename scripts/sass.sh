@@ -13,6 +13,7 @@
 #   NAME.sass per matching kernel (NAME the mangled name).
 #   ROOT=DIR takes the sources of another checkout (git archive C | tar -x -C DIR), so that
 #   SASS_DIR=a scripts/sass.sh; ROOT=/tmp/old SASS_DIR=b scripts/sass.sh then diff a b.
+# Whole builds kernel by kernel (which kernels a change recompiled differently): scripts/sass_same.py.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=${ROOT:-$here}
