@@ -7,6 +7,7 @@
 # off by its time limit still brings back the finished rounds (one JSON per run would be too many
 # files to bring back). Budget about 3.2 s per case, binary and variant on the H200 (2026-12-04:
 # 155 runs of --reps 10 in 490 s).
+# Binaries of BINS not in BIN yet are unpacked from build-dev-next/NAME.xz (device_unpack).
 # TESTS=1 first runs device_alltests (the whole test_gpu in BIN, then memcheck on MEMCHECK),
 # $OUT/tests-all.log.
 #   TESTS=1 MEMCHECK='GpuRandom.RowCopies' BINS="xpose_main xpose" VARIANTS=auto,permute_rows \
@@ -18,6 +19,10 @@ if [ "${TESTS:-0}" = 1 ]; then
   wait
   cat "$OUT/tests-all.log"
 fi
+# Binaries carried as build-dev-next/NAME.xz and not unpacked yet (with libgomp.so.1 for them).
+for x in ${BINS:?set BINS, the binaries to compare} libgomp.so.1; do
+  if [ ! -e "$B/$x" ] && [ -f "build-dev-next/$x.xz" ]; then device_unpack "$x" || exit 1; fi
+done
 AB=$(mktemp -d)  # per-run JSON outside $OUT: a call brings back only so many files
 for round in $(seq "${ROUNDS:-2}"); do
   for x in ${BINS:?set BINS, the binaries to compare}; do
