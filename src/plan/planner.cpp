@@ -1127,10 +1127,9 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
   }
 }
 
-}  // namespace
-
-status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_matrix, const plan_options& opts,
-                    const device_info& dev, plan_data* out, std::string* why) {
+// The plan of the problem as the caller's element size gives it (plan_problem below may widen it).
+status plan_problem_as_is(const problem& raw, const std::optional<matrix_view>& raw_matrix, const plan_options& opts,
+                          const device_info& dev, plan_data* out, std::string* why) {
   plan_data pd;
   pd.where = opts.where;
   pd.device = dev;
@@ -1246,6 +1245,8 @@ status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_ma
   return status::kSuccess;
 }
 
+}  // namespace
+
 matrix_view raw_matrix(const transpose_desc& d) {
   matrix_view m;
   m.rows = d.rows;
@@ -1257,6 +1258,44 @@ matrix_view raw_matrix(const transpose_desc& d) {
   m.bs_in = d.batch_stride_in ? *d.batch_stride_in : d.rows * m.ld_in;
   m.bs_out = d.batch_stride_out ? *d.batch_stride_out : d.cols * m.ld_out;
   return m;
+}
+
+// Row copies through permute_box moved as wider elements. Where `auto` picks permute_box for a row
+// copy (the fastest dim stays fastest on both sides) whose fastest dim's bytes and every stride are
+// whole W-byte words (gpu::rows_word_bytes, W up to 16) wider than the element, the box is planned
+// for the problem with W-byte elements (gpu::as_row_words, normalised again: a fastest dim of
+// exactly W bytes drops out, so i8 [.., 2] becomes a permutation of halves). The box's gather, one
+// shared load per element, then loads W / S times fewer per byte. The H200's 1-byte boxes are held
+// by that work in the SM (docs/performance.md, eighty-first session, item 4: they run at the H100's
+// GB/s, where the 2-byte ones gain 1.28x). The widened box needs both pointers aligned to W; with
+// any other element-aligned pointer execute falls back to the box of the element as given.
+// Only permute_box: permute_packed, permute_general and permute_rows widen row copies on their own,
+// and planning the widened problem from scratch moved 8 other suite plans between kernels whose
+// rules were measured on the narrower element (i8 [32,1024,1024,8] perm 0,2,1,3 from permute_packed
+// to tma_tile, f16 [856,18,58,150] perm 2,0,1,3 from permute_rows to permute_box, ...; unmeasured).
+constexpr const char* kWidenedBoxReason = "row copy moved as {}-byte elements (its fastest dim and every stride are "
+                                          "whole {}-byte words; pointers not so aligned take the {}-byte box): ";
+
+status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_matrix, const plan_options& opts,
+                    const device_info& dev, plan_data* out, std::string* why) {
+  if (status s = plan_problem_as_is(raw, raw_matrix, opts, dev, out, why); s != status::kSuccess) return s;
+  const bool is_auto = opts.variant == "auto" || opts.variant.empty();
+  const int s = out->prob.elem_bytes;
+  if (!is_auto || out->where != backend::kGpu || out->cls != problem_class::kRowCopy ||
+      std::string_view(out->variant->name) != "permute_box")
+    return status::kSuccess;
+  const int w = gpu::rows_word_bytes(out->prob);
+  if (w <= s) return status::kSuccess;
+  plan_options box = opts;
+  box.variant = "permute_box";
+  plan_data wide;
+  if (plan_problem_as_is(gpu::as_row_words(out->prob), std::nullopt, box, dev, &wide, nullptr) != status::kSuccess)
+    return status::kSuccess;  // (the box plans any row copy it plans narrower; kept as given if not)
+  wide.align_bytes = std::max(wide.align_bytes, w);
+  wide.reason = fmt::format(kWidenedBoxReason, w, w, s) + out->reason;
+  wide.fallback = std::make_shared<const plan_data>(std::move(*out));
+  *out = std::move(wide);
+  return status::kSuccess;
 }
 
 std::string summarize(const plan_data& d) {
