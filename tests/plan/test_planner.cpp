@@ -668,10 +668,10 @@ TEST_F(GpuPlanner, BoxWhereItWon) {
   });
 }
 
-// Row copies that auto runs through permute_box as wider elements (plan_problem): where the
-// fastest dim's bytes and every stride are whole W-byte words, the box moves W-byte elements on
-// pointers aligned to W and falls back to the element's own box on any other; 3-byte rows, named
-// variants and the CPU keep the element as given.
+// Row copies of bytes that auto runs through permute_box as wider elements (plan_problem): where
+// the fastest dim and every stride are whole W-byte words, the box moves W-byte elements on pointers
+// aligned to W and falls back to the box of bytes on any other; 3-byte rows, strides that are not
+// whole words, wider elements (kWidenBoxMaxElem), named variants and the CPU keep the element as given.
 TEST_F(GpuPlanner, BoxRowCopiesOfWholeWordsMoveWiderElements) {
   struct row {
     permute_desc d;
@@ -681,9 +681,7 @@ TEST_F(GpuPlanner, BoxRowCopiesOfWholeWordsMoveWiderElements) {
       {pdesc({44, 21, 10, 4, 12, 13, 23, 2}, {4, 3, 6, 2, 0, 1, 5, 7}, 1), 2},
       {pdesc({1516, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, 1), 2},
       {pdesc({132, 10, 23, 16, 23, 8, 3}, {2, 4, 3, 1, 0, 5, 6}, 1), 8},  // rows of 24 B: 3 words of 8
-      {pdesc({758, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, 2), 4},
-      {pdesc({112, 23, 21, 7, 22, 16}, {4, 0, 2, 1, 3, 5}, 2), 16},
-      {pdesc({11, 21, 10, 4, 12, 13, 23, 2}, {4, 3, 6, 2, 0, 1, 5, 7}, 8), 16},
+      {pdesc({3132, 19, 7, 23, 7, 4}, {2, 0, 1, 4, 3, 5}, 1), 4},
   };
   for (const auto& r : rows) {
     const int s = r.d.elem_bytes;
@@ -711,9 +709,12 @@ TEST_F(GpuPlanner, BoxRowCopiesOfWholeWordsMoveWiderElements) {
     EXPECT_EQ(named.prob.elem_bytes, s) << what;
     EXPECT_EQ(named.fallback, nullptr) << what;
   }
-  // Rows of 3 bytes (no wider word divides them), and a stride that is not whole words (a padded
-  // input row of 2 * 21 + 1 bytes): the element as given.
+  // Rows of 3 bytes (no wider word divides them), a stride that is not whole words (a padded input
+  // row of 2 * 23 + 1 bytes), and 2- and 8-byte elements: the element as given.
   for (const auto& d : {pdesc({721600, 124, 3, 1}, {1, 0, 2, 3}, 1),
+                        pdesc({758, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, 2),
+                        pdesc({112, 23, 21, 7, 22, 16}, {4, 0, 2, 1, 3, 5}, 2),
+                        pdesc({11, 21, 10, 4, 12, 13, 23, 2}, {4, 3, 6, 2, 0, 1, 5, 7}, 8),
                         [] {
                           permute_desc d = pdesc({44, 21, 10, 4, 12, 13, 23, 2}, {4, 3, 6, 2, 0, 1, 5, 7}, 1);
                           d.in_strides.assign(8, 1);
@@ -725,7 +726,7 @@ TEST_F(GpuPlanner, BoxRowCopiesOfWholeWordsMoveWiderElements) {
     plan_data pd;
     std::string why;
     ASSERT_EQ(plan_p(d, gpu(), &pd, &why), status::kSuccess) << why;
-    EXPECT_EQ(pd.prob.elem_bytes, 1) << pd.prob.describe();
+    EXPECT_EQ(pd.prob.elem_bytes, d.elem_bytes) << pd.prob.describe();
     EXPECT_EQ(pd.reason.find("row copy moved as"), std::string::npos) << pd.reason;
   }
 }
