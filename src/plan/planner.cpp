@@ -1269,8 +1269,9 @@ matrix_view raw_matrix(const transpose_desc& d) {
 // the SM (docs/performance.md, eighty-first session, item 4: they run at the H100's GB/s, where the
 // 2-byte ones gain 1.28x). The widened box needs both pointers aligned to W; with any other pointer
 // execute falls back to the box of bytes.
-// Eighty-second session, H100, both plans by name on the 53 suite plans of seeds 1-6 it moved for
-// every element size (scripts/cases/widen_rows_82_cases.txt, two rounds, % of copy): i8 19 plans,
+// Eighty-second session, H100, auto of main and of the candidate (every element size widened) on the
+// 53 suite plans of seeds 1-6 it moved (scripts/cases/widen_rows_82_cases.txt, two rounds, % of
+// copy, results/widen-rows-ab-2026-12-07-h100.*): i8 19 plans,
 // mean +2.8 (the suite's seed 1: [1516,23,10,12,8,4,2] 88.7 -> 92.4, [44,21,10,4,12,13,23,2] 86.1 ->
 // 88.6, [132,10,23,16,23,8,3] 87.9 -> 89.3; out of sample up to +13.7, [1152,14,14,18,11,6] 78.7 ->
 // 92.4; the largest loss -2.0, [17604,9,11,7,22]); f16 20 plans, mean +0.4, from -4.6 to +5.7 (the
