@@ -1127,10 +1127,9 @@ std::vector<candidate> auto_candidates(const plan_data& pd) {
   }
 }
 
-}  // namespace
-
-status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_matrix, const plan_options& opts,
-                    const device_info& dev, plan_data* out, std::string* why) {
+// The plan of the problem as the caller's element size gives it (plan_problem below may widen it).
+status plan_problem_as_is(const problem& raw, const std::optional<matrix_view>& raw_matrix, const plan_options& opts,
+                          const device_info& dev, plan_data* out, std::string* why) {
   plan_data pd;
   pd.where = opts.where;
   pd.device = dev;
@@ -1246,6 +1245,8 @@ status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_ma
   return status::kSuccess;
 }
 
+}  // namespace
+
 matrix_view raw_matrix(const transpose_desc& d) {
   matrix_view m;
   m.rows = d.rows;
@@ -1257,6 +1258,54 @@ matrix_view raw_matrix(const transpose_desc& d) {
   m.bs_in = d.batch_stride_in ? *d.batch_stride_in : d.rows * m.ld_in;
   m.bs_out = d.batch_stride_out ? *d.batch_stride_out : d.cols * m.ld_out;
   return m;
+}
+
+// Row copies of bytes through permute_box moved as wider elements. Where `auto` picks permute_box for
+// a row copy (the fastest dim stays fastest on both sides) of 1-byte elements whose fastest dim and
+// every stride are whole W-byte words (gpu::rows_word_bytes, W = 2 to 16), the box is planned for
+// the problem with W-byte elements (gpu::as_row_words, normalised again: a fastest dim of exactly W
+// bytes drops out, so i8 [.., 2] becomes a permutation of halves). The box's gather, one shared load
+// per element, then loads W times fewer per byte. The H200's 1-byte boxes are held by that work in
+// the SM (docs/performance.md, eighty-first session, item 4: they run at the H100's GB/s, where the
+// 2-byte ones gain 1.28x). The widened box needs both pointers aligned to W; with any other pointer
+// execute falls back to the box of bytes.
+// Eighty-second session, H100, auto of main and of the candidate (every element size widened) on the
+// 53 suite plans of seeds 1-6 it moved (scripts/cases/widen_rows_82_cases.txt, two rounds, % of
+// copy, results/widen-rows-ab-2026-12-07-h100.*): i8 19 plans,
+// mean +2.8 (the suite's seed 1: [1516,23,10,12,8,4,2] 88.7 -> 92.4, [44,21,10,4,12,13,23,2] 86.1 ->
+// 88.6, [132,10,23,16,23,8,3] 87.9 -> 89.3; out of sample up to +13.7, [1152,14,14,18,11,6] 78.7 ->
+// 92.4; the largest loss -2.0, [17604,9,11,7,22]); f16 20 plans, mean +0.4, from -4.6 to +5.7 (the
+// 2-byte boxes lose their bulk rows as 4- to 16-byte ones, kBoxBulkMaxElem, and most shrink: f16
+// [1137438,59,2] 30208 -> 18880 B, 86.1 -> 81.5); f32 6 plans +0.3, f64 8 plans +0.4 (-2.0 to +3.9).
+// Hence bytes only (kWidenBoxMaxElem).
+// Only permute_box: permute_packed, permute_general and permute_rows widen row copies on their own,
+// and planning the widened problem from scratch moved 8 other suite plans between kernels whose
+// rules were measured on the narrower element (i8 [32,1024,1024,8] perm 0,2,1,3 from permute_packed
+// to tma_tile, ...; unmeasured).
+constexpr int kWidenBoxMaxElem = 1;
+constexpr const char* kWidenedBoxReason = "row copy moved as {}-byte elements (its fastest dim and every stride are "
+                                          "whole {}-byte words; pointers not so aligned take the {}-byte box): ";
+
+status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_matrix, const plan_options& opts,
+                    const device_info& dev, plan_data* out, std::string* why) {
+  if (status s = plan_problem_as_is(raw, raw_matrix, opts, dev, out, why); s != status::kSuccess) return s;
+  const bool is_auto = opts.variant == "auto" || opts.variant.empty();
+  const int s = out->prob.elem_bytes;
+  if (!is_auto || out->where != backend::kGpu || out->cls != problem_class::kRowCopy || s > kWidenBoxMaxElem ||
+      std::string_view(out->variant->name) != "permute_box")
+    return status::kSuccess;
+  const int w = gpu::rows_word_bytes(out->prob);
+  if (w <= s) return status::kSuccess;
+  plan_options box = opts;
+  box.variant = "permute_box";
+  plan_data wide;
+  if (plan_problem_as_is(gpu::as_row_words(out->prob), std::nullopt, box, dev, &wide, nullptr) != status::kSuccess)
+    return status::kSuccess;  // (the box plans any row copy it plans narrower; kept as given if not)
+  wide.align_bytes = std::max(wide.align_bytes, w);
+  wide.reason = fmt::format(kWidenedBoxReason, w, w, s) + out->reason;
+  wide.fallback = std::make_shared<const plan_data>(std::move(*out));
+  *out = std::move(wide);
+  return status::kSuccess;
 }
 
 std::string summarize(const plan_data& d) {

@@ -20,6 +20,7 @@
 #include "gpu/box_tile.hpp"
 #include "gpu/runs_tile.hpp"
 #include "gpu/kernels/tile_shapes.hpp"
+#include "plan/planner.hpp"
 #include "plan/problem.hpp"
 #include "xpose/xpose.hpp"
 
@@ -736,6 +737,51 @@ TEST(GpuRandom, PermuteBoxWideWords) {
   ASSERT_EQ(p.halo, 15);  // 157 of its 168 slices and a halo (box_tile.cpp kBoxHaloShrink)
   for (const std::int64_t off : {0, 5})
     ASSERT_EQ(run_case(d, 1, off, (off * 7) % 16, 4400 + off, off ? "permute_box" : "auto"), "") << "offset " << off;
+}
+
+// Row copies of bytes that auto runs through permute_box as wider elements (planner.cpp,
+// plan_problem: the fastest dim and every stride whole W-byte words): random ones whose plan widens,
+// and two suite shapes scaled down, at pointers aligned to W (the widened box) and offset by one
+// byte and by 8 (the box of bytes, the fallback, where W does not divide the offset).
+TEST(GpuRandom, PermuteBoxWidenedRowCopies) {
+  std::vector<xpose::permute_desc> cases = {
+      xpose::test::pdesc({44, 21, 10, 4, 12, 13, 23, 2}, {4, 3, 6, 2, 0, 1, 5, 7}, 1),  // 2-byte rows
+      xpose::test::pdesc({13, 10, 23, 16, 23, 8, 3}, {2, 4, 3, 1, 0, 5, 6}, 1),         // 24-byte rows: 8 B
+  };
+  std::mt19937_64 rng(20261207);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  for (int c = 0; c < 3000 && cases.size() < 60; ++c) {
+    const int rank = static_cast<int>(pick(3, 7));
+    xpose::permute_desc d;
+    d.elem_bytes = 1;
+    std::int64_t budget = 300000;
+    for (int k = 0; k + 1 < rank; ++k) {
+      const std::int64_t e = std::max<std::int64_t>(1, std::min(pick(2, 30), budget));
+      d.extents.push_back(e);
+      budget = std::max<std::int64_t>(1, budget / e);
+    }
+    d.extents.push_back((2 << pick(0, 3)) * pick(1, 3));  // rows of whole 2- to 16-byte words
+    d.perm.resize(rank);
+    std::iota(d.perm.begin(), d.perm.end(), 0);
+    std::shuffle(d.perm.begin(), d.perm.end() - 1, rng);
+    xpose::detail::plan_data pd;
+    std::string why;
+    if (xpose::detail::plan_problem(xpose::detail::to_problem(d), std::nullopt, xpose::test::gpu_opts(), {}, &pd,
+                                    &why) != status::kSuccess)
+      continue;
+    if (pd.prob.elem_bytes > 1) cases.push_back(d);
+  }
+  ASSERT_GE(cases.size(), 40u);  // the planning above runs without a device too
+  XPOSE_REQUIRE_GPU();
+  int n = 0;
+  for (const auto& d : cases) {
+    for (const std::int64_t off : {0, 1, 8}) {
+      ASSERT_EQ(run_case(d, 1, off, (off * 3) % 16, 4500 + n, "auto"), "")
+          << "case " << n << " extents " << fmt::format("{}", fmt::join(d.extents, ",")) << " perm "
+          << fmt::format("{}", fmt::join(d.perm, ",")) << " offset " << off;
+    }
+    ++n;
+  }
 }
 
 // Inputs spanning more than 2 GiB (forty-first session: permute_box reaches each tile's input

@@ -668,6 +668,69 @@ TEST_F(GpuPlanner, BoxWhereItWon) {
   });
 }
 
+// Row copies of bytes that auto runs through permute_box as wider elements (plan_problem): where
+// the fastest dim and every stride are whole W-byte words, the box moves W-byte elements on pointers
+// aligned to W and falls back to the box of bytes on any other; 3-byte rows, strides that are not
+// whole words, wider elements (kWidenBoxMaxElem), named variants and the CPU keep the element as given.
+TEST_F(GpuPlanner, BoxRowCopiesOfWholeWordsMoveWiderElements) {
+  struct row {
+    permute_desc d;
+    int w;
+  };
+  const std::vector<row> rows = {
+      {pdesc({44, 21, 10, 4, 12, 13, 23, 2}, {4, 3, 6, 2, 0, 1, 5, 7}, 1), 2},
+      {pdesc({1516, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, 1), 2},
+      {pdesc({132, 10, 23, 16, 23, 8, 3}, {2, 4, 3, 1, 0, 5, 6}, 1), 8},  // rows of 24 B: 3 words of 8
+      {pdesc({3132, 19, 7, 23, 7, 4}, {2, 0, 1, 4, 3, 5}, 1), 4},
+  };
+  for (const auto& r : rows) {
+    const int s = r.d.elem_bytes;
+    const std::string what = fmt::format("{} elem {}", fmt::join(r.d.extents, ","), s);
+    plan_data pd;
+    std::string why;
+    ASSERT_EQ(plan_p(r.d, gpu(), &pd, &why), status::kSuccess) << why;
+    ASSERT_STREQ(pd.variant->name, "permute_box") << what;
+    EXPECT_EQ(pd.prob.elem_bytes, r.w) << what;
+    EXPECT_EQ(pd.align_bytes, r.w) << what;
+    EXPECT_EQ(pd.reason.rfind(fmt::format("row copy moved as {}-byte elements", r.w), 0), 0u) << pd.reason;
+    // The widened problem is the same bytes: spans, and the count of elements times their size.
+    EXPECT_EQ(pd.prob.count() * r.w, xpose::detail::to_problem(r.d).count() * s) << what;
+    ASSERT_NE(pd.fallback, nullptr) << what;
+    const plan_data& f = *pd.fallback;
+    EXPECT_STREQ(f.variant->name, "permute_box") << what;
+    EXPECT_EQ(f.prob.elem_bytes, s) << what;
+    EXPECT_EQ(f.align_bytes, s) << what;
+    EXPECT_EQ(f.fallback, nullptr) << what;
+    EXPECT_EQ(pd.in_span_bytes, f.in_span_bytes) << what;
+    EXPECT_EQ(pd.out_span_bytes, f.out_span_bytes) << what;
+    // Named, the box moves the element as given.
+    plan_data named;
+    ASSERT_EQ(plan_p(r.d, gpu("permute_box"), &named, &why), status::kSuccess) << why;
+    EXPECT_EQ(named.prob.elem_bytes, s) << what;
+    EXPECT_EQ(named.fallback, nullptr) << what;
+  }
+  // Rows of 3 bytes (no wider word divides them), a stride that is not whole words (a padded input
+  // row of 2 * 23 + 1 bytes), and 2- and 8-byte elements: the element as given.
+  for (const auto& d : {pdesc({721600, 124, 3, 1}, {1, 0, 2, 3}, 1),
+                        pdesc({758, 23, 10, 12, 8, 4, 2}, {5, 1, 3, 2, 0, 4, 6}, 2),
+                        pdesc({112, 23, 21, 7, 22, 16}, {4, 0, 2, 1, 3, 5}, 2),
+                        pdesc({11, 21, 10, 4, 12, 13, 23, 2}, {4, 3, 6, 2, 0, 1, 5, 7}, 8),
+                        [] {
+                          permute_desc d = pdesc({44, 21, 10, 4, 12, 13, 23, 2}, {4, 3, 6, 2, 0, 1, 5, 7}, 1);
+                          d.in_strides.assign(8, 1);
+                          d.in_strides[6] = 2;
+                          d.in_strides[5] = 2 * 23 + 1;  // dim 6's 23 rows of 2 bytes padded by a byte
+                          for (int k = 4; k >= 0; --k) d.in_strides[k] = d.in_strides[k + 1] * d.extents[k + 1];
+                          return d;
+                        }()}) {
+    plan_data pd;
+    std::string why;
+    ASSERT_EQ(plan_p(d, gpu(), &pd, &why), status::kSuccess) << why;
+    EXPECT_EQ(pd.prob.elem_bytes, d.elem_bytes) << pd.prob.describe();
+    EXPECT_EQ(pd.reason.find("row copy moved as"), std::string::npos) << pd.reason;
+  }
+}
+
 // Batches of 4- and 8-byte matrices whose strides rule out 16-byte vectors (seventy-ninth session,
 // H100, by name against auto's kernel before): the classic tile's fallback (a side of 32-64) goes to
 // permute_runs for both sizes, skew_tile for 8-byte elements only, from 128 MiB; 2-byte batches,
