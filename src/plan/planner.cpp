@@ -1300,7 +1300,7 @@ status plan_problem(const problem& raw, const std::optional<matrix_view>& raw_ma
   box.variant = "permute_box";
   plan_data wide;
   if (plan_problem_as_is(gpu::as_row_words(out->prob), std::nullopt, box, dev, &wide, nullptr) != status::kSuccess)
-    return status::kSuccess;  // (the box plans any row copy it plans narrower; kept as given if not)
+    return status::kSuccess;  // kept as given where the box does not plan the wider problem
   wide.align_bytes = std::max(wide.align_bytes, w);
   wide.reason = fmt::format(kWidenedBoxReason, w, w, s) + out->reason;
   wide.fallback = std::make_shared<const plan_data>(std::move(*out));

@@ -671,7 +671,7 @@ TEST_F(GpuPlanner, BoxWhereItWon) {
 // Row copies of bytes that auto runs through permute_box as wider elements (plan_problem): where
 // the fastest dim and every stride are whole W-byte words, the box moves W-byte elements on pointers
 // aligned to W and falls back to the box of bytes on any other; 3-byte rows, strides that are not
-// whole words, wider elements (kWidenBoxMaxElem), named variants and the CPU keep the element as given.
+// whole words, wider elements (kWidenBoxMaxElem) and named variants keep the element as given.
 TEST_F(GpuPlanner, BoxRowCopiesOfWholeWordsMoveWiderElements) {
   struct row {
     permute_desc d;
