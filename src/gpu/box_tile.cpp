@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "gpu/box_segments.hpp"
 #include "model/bank_model.hpp"
 
 namespace xpose::detail::gpu {
@@ -868,6 +869,20 @@ bool shrink_for_halo(const problem& pr, const box_params& p, box_params* smaller
   return false;
 }
 
+// The segment gather (box_segments.hpp) for the store of a byte row copy whose rows are 3 or 5
+// bytes long (7 measured a loss there): the output run's fastest dim is the input run's (one shared byte apart), without the
+// word gather or owned ends (its kernels have neither), in a plain or granule-swizzled layout (the
+// two raw rows take; its kernels are compiled for those). Rows of 2, 4 or 8 bytes go as wider
+// elements before this (planner.cpp kWidenBoxMaxElem); rows of 16 bytes or more take the wide
+// gather's two table loads. kBoxSegments false plans the element gather for them again.
+namespace {
+constexpr bool kBoxSegments = true;
+int segment_rows(const box_params& p, int s) {
+  if (!kBoxSegments || s != 1 || p.words || p.halo || p.wide || p.swizzle == kBoxWords) return 0;
+  return p.out_fast_pitch == 1 && box_segment_length(p.out_fast_t) ? p.out_fast_t : 0;
+}
+}  // namespace
+
 bool box_plan(const problem& pr, box_params* out, const char** reason) {
   const int s = pr.elem_bytes;
   if (pr.rank < 2) {
@@ -960,6 +975,7 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
   }
   chosen.one_shot = one_block_per_tile(chosen, s);
   chosen.bulk = bulk_rows(chosen, s);  // kBoxBulkMaxElem
+  chosen.segs = segment_rows(chosen, s);
   set_tile_order(chosen, s);
   *out = chosen;
   return true;

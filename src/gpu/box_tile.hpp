@@ -220,6 +220,10 @@ struct box_params {
   // out_off[runs_out], out_cut[runs_out], out_base[runs_out], gtab[gtab_len] and, for raw rows,
   // in_base[runs_in].
   int tile_bytes = 0, gtab_len = 0, smem_bytes = 0;
+  // The segment gather (box_segments.hpp): the rows' length L in bytes (3 or 5) where a byte row
+  // copy's store runs it, else 0. Last in the struct, so every other field keeps its offset in the
+  // kernels' parameters.
+  int segs = 0;
 };
 
 // The physical shared byte of linear byte L under swizzle `mode`: bits 7 and up are kept, so a
@@ -380,7 +384,7 @@ XPOSE_HD inline box_chunks box_out_chunks(const box_params& p, int out_mis) {
 // session) it ran that case at 63.8 against 58.2, the f16 suite median 66.4 against 64.2 (five cases
 // +2.5 to +4.7, one -2.8: [360800,124,3,1] perm 1,0,2,3), i8, f32 and f64 level.
 XPOSE_HD inline bool box_store_converged(const box_params& p, int elem_bytes, int out_mis) {
-  return !(box_out_exact(p, out_mis) && p.run_out * elem_bytes % 16 == 0);
+  return p.segs || !(box_out_exact(p, out_mis) && p.run_out * elem_bytes % 16 == 0);  // segments: converged only
 }
 
 // Group gi of the word gather: its first output run and how many runs it holds (G but at the end

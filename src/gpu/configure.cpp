@@ -602,6 +602,8 @@ status configure_permute_box(plan_data& pd, std::string* why) {
                                : p->raw ? ", raw (input chunks as they stand, by cp.async)"
                                         : "");
   if (p->wide) pd.launch_note += "; gather: two table loads per chunk";
+  if (p->segs)
+    pd.launch_note += fmt::format("; segment gather: rows of {} B as aligned words, a table load per row", p->segs);
   if (p->words)
     pd.launch_note += fmt::format("; word gather: {} runs per shared word{}", p->wg_n,
                                   p->words_shift ? ", at any byte phase (two word loads and a funnel)" : "");

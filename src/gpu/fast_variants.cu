@@ -316,6 +316,21 @@ status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_
           default: return same(permute_box_kernel<T, kBoxPlain, kBoxWordsMinBlocks, true, Converged, false, Owned>);
         }
       };
+      // The segment gather (box_segments.hpp): rows of 3 or 5 bytes, in the converged form only,
+      // without owned ends or the word swizzle (box_tile.cpp segment_rows).
+      if (p->segs) {
+        if (p->words || p->halo || p->swizzle == kBoxWords) return status::kVariantNotApplicable;
+        auto segments = [&]<int L>() -> status {
+          return p->swizzle == kBoxGranules
+                     ? same(permute_box_kernel<T, kBoxGranules, kBoxMinBlocks, false, true, false, false, true, L>)
+                     : same(permute_box_kernel<T, kBoxPlain, kBoxMinBlocks, false, true, false, false, true, L>);
+        };
+        switch (p->segs) {
+          case 3: return segments.template operator()<3>();
+          case 5: return segments.template operator()<5>();
+          default: return status::kVariantNotApplicable;
+        }
+      }
       if (p->words)
         return p->halo     ? words.template operator()<true, true>()
                : converged ? words.template operator()<true, false>()

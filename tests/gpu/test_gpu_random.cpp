@@ -784,6 +784,52 @@ TEST(GpuRandom, PermuteBoxWidenedRowCopies) {
   }
 }
 
+// The segment gather (gpu/box_segments.hpp): byte row copies whose rows are 3 or 5 bytes, by
+// permute_box, random ones whose box takes it and three suite shapes scaled down (those by `auto`
+// too), at aligned and offset pointers (raw rows at every shift, output chunks at every phase).
+TEST(GpuRandom, PermuteBoxSegments) {
+  std::vector<xpose::permute_desc> cases = {
+      xpose::test::pdesc({3000, 98, 3}, {1, 0, 2}, 1),
+      xpose::test::pdesc({3000, 124, 3, 1}, {1, 0, 2, 3}, 1),
+      xpose::test::pdesc({2, 6, 19, 23, 4, 25, 4, 5}, {2, 1, 4, 0, 6, 5, 3, 7}, 1),
+  };
+  const std::size_t suite_shapes = cases.size();
+  std::mt19937_64 rng(20261208);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  for (int c = 0; c < 3000 && cases.size() < 60; ++c) {
+    const int rank = static_cast<int>(pick(3, 7));
+    xpose::permute_desc d;
+    d.elem_bytes = 1;
+    std::int64_t budget = 100000;
+    for (int k = 0; k + 1 < rank; ++k) {
+      const std::int64_t e = std::max<std::int64_t>(1, std::min(pick(2, 40), budget));
+      d.extents.push_back(e);
+      budget = std::max<std::int64_t>(1, budget / e);
+    }
+    d.extents.push_back(2 * pick(1, 2) + 1);  // rows of 3 or 5 bytes
+    d.perm.resize(rank);
+    std::iota(d.perm.begin(), d.perm.end(), 0);
+    std::shuffle(d.perm.begin(), d.perm.end() - 1, rng);
+    xpose::detail::gpu::box_params p;
+    const char* reason = "";
+    if (xpose::detail::gpu::box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason) && p.segs)
+      cases.push_back(d);
+  }
+  ASSERT_GE(cases.size(), 40u);  // the planning above runs without a device too
+  XPOSE_REQUIRE_GPU();
+  for (std::size_t n = 0; n < cases.size(); ++n) {
+    const auto& d = cases[n];
+    for (const std::int64_t off : {0, 1, 7}) {
+      for (const char* variant : {"permute_box", "auto"}) {
+        if (n >= suite_shapes && std::string(variant) == "auto") continue;
+        ASSERT_EQ(run_case(d, 1, off, (off * 5) % 16, 4700 + n, variant), "")
+            << variant << " case " << n << " extents " << fmt::format("{}", fmt::join(d.extents, ",")) << " perm "
+            << fmt::format("{}", fmt::join(d.perm, ",")) << " offset " << off;
+      }
+    }
+  }
+}
+
 // Inputs spanning more than 2 GiB (forty-first session: permute_box reaches each tile's input
 // window through a 64-bit offset and keeps 32-bit offsets inside it; it refused such inputs
 // before). An outer dim of 3 strided by about 1 GiB puts a third of the tiles' origins past 2 GiB

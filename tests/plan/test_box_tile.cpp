@@ -18,6 +18,7 @@
 
 #include "common/test_util.hpp"
 #include "cpu/reference.hpp"
+#include "gpu/box_segments.hpp"
 #include "gpu/box_tile.hpp"
 #include "plan/problem.hpp"
 
@@ -29,7 +30,7 @@ using namespace xpose::detail::gpu;
 // Word-gather store items emulated in each of box_store_words' two forms, over all calls.
 long whole_chunk_items = 0, converged_items = 0;
 // The same for the element gather's store.
-long element_whole_items = 0, element_converged_items = 0;
+long element_whole_items = 0, element_converged_items = 0, segment_items = 0;
 
 // Entry b0 + i of gtab as the kernel's chunk gather reads it (box_gtab_span, V = 16 / s).
 std::int32_t span_entry(const box_params& p, const std::vector<std::uint32_t>& gtab, int s, int b0, int i) {
@@ -321,6 +322,35 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
         const int lo = vector ? first / s - from : std::max(0, first / s - from);
         const int hi = vector ? lo + V : std::min(first / s - from + V, len - from);
         if (lo < 0 || hi > V) return "a store outside the gathered elements";
+        if (p.segs && len >= V) {  // the segment gather (box_segments.hpp): its words, then its bytes
+          ++segment_items;
+          std::string bad;
+          auto word = [&](int a) -> std::uint32_t {
+            const int at = box_phys(p, a);
+            if (a % 4 || at < 0 || at + 4 > p.tile_bytes) bad = "a segment word outside the tile or unaligned";
+            std::uint32_t w = 0;
+            for (int e = 0; e < 4 && bad.empty(); ++e) w |= static_cast<std::uint32_t>(smem[at + e] & 0xff) << (8 * e);
+            return w;
+          };
+          std::uint32_t w[4] = {};
+          switch (p.segs) {
+            case 3: box_seg_gather<3>(p, gtab.data(), base, from, word, w); break;
+            case 5: box_seg_gather<5>(p, gtab.data(), base, from, word, w); break;
+            default: return "a segment length without a kernel";
+          }
+          if (!bad.empty()) return bad;
+          if (s != 1 || p.out_fast_pitch != 1 || p.out_fast_t != p.segs) return "segments planned off a byte row copy";
+          for (int i = lo; i < hi; ++i) {
+            const int at = box_phys(p, base + box_gtab_of(p, from + i));
+            if (smem[at] < 0) return fmt::format("tile {}: shared byte {} read holding no run byte", t, at);
+            const auto got = static_cast<unsigned char>(w[i / 4] >> (8 * (i % 4)));
+            if (got != static_cast<unsigned char>(smem[at]))
+              return fmt::format("segment gather, element {} of the chunk from {}: {} where the table says {}", i, from,
+                                 int{got}, smem[at] & 0xff);
+            if (!io.put(rs + std::int64_t{from + i}, got)) return "a store outside the output";
+          }
+          continue;
+        }
         for (int i = 0; i < V; ++i) {
           const int k = len < V ? std::min(i, len - 1) : i;
           const int b = from + k;
@@ -622,6 +652,79 @@ TEST(BoxTile, ShiftedWordGatherOnSuiteShapes) {
     ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason)) << reason;
     EXPECT_TRUE(p.raw && p.words && p.words_shift) << fmt::format("{}", fmt::join(d.extents, ","));
   }
+}
+
+// The segment gather (box_segments.hpp) on byte row copies whose rows are 3 or 5 bytes: random
+// shapes, padded inputs and every layout box_plan gives them (plain and granule-swizzled, raw rows
+// at any shift), and three suite shapes cut down; rows of 7 bytes keep the element gather. The emulation gathers each chunk's words through
+// box_seg_gather and checks every byte against the table's, every word inside the tile.
+TEST(BoxTile, SegmentGatherOnByteRowCopies) {
+  std::mt19937_64 rng(20261207);
+  int planned = 0, segs = 0, granules = 0, plain = 0, raw = 0, by_len[8] = {};
+  const long items_before = segment_items;
+  auto run = [&](const xpose::permute_desc& d, int c) {
+    const problem pr = xpose::detail::normalize(xpose::detail::to_problem(d));
+    box_params p;
+    const char* reason = "";
+    ASSERT_TRUE(box_plan(pr, &p, &reason)) << reason;
+    const int in_mis = static_cast<int>(rng() % 16), out_mis = c % 4 == 1 ? 0 : static_cast<int>(rng() % 16);
+    SCOPED_TRACE(fmt::format("case {}: {} misaligned {}/{}: box volume {}, runs {}/{}, rows of {} B{}{}", c,
+                             pr.describe(), in_mis, out_mis, p.volume, p.run_in, p.run_out, p.segs,
+                             p.swizzle == kBoxGranules ? ", granules" : "", p.raw ? ", raw" : ""));
+    ASSERT_EQ(emulate(d, p, in_mis, out_mis, 500 + c), "");
+    ++planned;
+    segs += p.segs > 0;
+    granules += p.segs && p.swizzle == kBoxGranules;
+    plain += p.segs && p.swizzle == kBoxPlain;
+    raw += p.segs && p.raw;
+    if (p.segs) ++by_len[p.segs];
+  };
+  for (int c = 0; c < 450; ++c) {
+    const int rank = 3 + static_cast<int>(rng() % 4);
+    xpose::permute_desc d;
+    d.elem_bytes = 1;
+    d.perm.resize(rank);
+    for (int k = 0; k < rank; ++k) d.perm[k] = k;
+    do std::shuffle(d.perm.begin(), d.perm.end() - 1, rng);
+    while (std::is_sorted(d.perm.begin(), d.perm.end()));
+    for (int k = 0; k < rank; ++k) d.extents.push_back(2 + static_cast<std::int64_t>(rng() % (rank <= 3 ? 300 : rank == 4 ? 40 : 12)));
+    d.extents[rank - 1] = 3 + static_cast<std::int64_t>(rng() % 5);  // rows of 3 to 7 bytes (4 and 6 widen)
+    if (c % 3 == 0) {  // padded input strides
+      d.in_strides.resize(rank);
+      std::int64_t st = 1;
+      for (int k = rank - 1; k >= 0; --k) d.in_strides[k] = st, st *= d.extents[k] + static_cast<std::int64_t>(rng() % 3);
+    }
+    std::int64_t count = 1;
+    for (auto e : d.extents) count *= e;
+    if (count > 300000) continue;
+    run(d, c);
+  }
+  // i8 [913044,98,3], [721600,124,3,1] and [4,24,19,23,24,25,16,5] of the suite, smaller; and
+  // [1192,14,9,17,15,7], whose rows of 7 bytes keep the element gather (box_segments.hpp).
+  const std::vector<xpose::permute_desc> suite = {
+      {{3000, 98, 3}, {1, 0, 2}, 1, {}},
+      {{3000, 124, 3, 1}, {1, 0, 2, 3}, 1, {}},
+      {{2, 6, 19, 23, 4, 25, 4, 5}, {2, 1, 4, 0, 6, 5, 3, 7}, 1, {}},
+      {{28, 14, 9, 17, 15, 7}, {1, 4, 3, 0, 2, 5}, 1, {}},
+  };
+  const int rows[] = {3, 3, 5, 0};
+  for (std::size_t i = 0; i < suite.size(); ++i) {
+    for (int k = 0; k < 4; ++k) run(suite[i], 1000 + 4 * static_cast<int>(i) + k);
+    box_params p;
+    const char* reason = "";
+    ASSERT_TRUE(box_plan(xpose::detail::normalize(xpose::detail::to_problem(suite[i])), &p, &reason)) << reason;
+    EXPECT_EQ(p.segs, rows[i]) << fmt::format("{}", fmt::join(suite[i].extents, ","));
+  }
+  EXPECT_GT(planned, 200);
+  // Many of these boxes take it (not rows of 4, 6 or 7 bytes, nor wide boxes or owned ends), in both
+  // layouts, at each length.
+  EXPECT_GT(segs, planned / 4);
+  EXPECT_GT(granules, 10);
+  EXPECT_GT(plain, 10);
+  EXPECT_GT(raw, 40);
+  for (int L : {3, 5}) EXPECT_GT(by_len[L], 20) << "rows of " << L;
+  for (int L : {4, 6, 7}) EXPECT_EQ(by_len[L], 0) << "rows of " << L;
+  EXPECT_GT(segment_items - items_before, 10000);
 }
 
 // Owned output ends (box_tile.hpp) on the suite's slowest i8 / f16 shapes with a smaller slowest

@@ -61,6 +61,12 @@
 //      (g, j) is chunk j of a group of 4 / s runs, gathered as words, in the same two forms. Over
 //      raw rows the group's bytes may start anywhere in a word (Shift: two word loads and a funnel
 //      per word; i8 suite, forty-second session: 5 boxes, +1 to +3 points where it moved them).
+//      With the segment gather (p.segs, template Segs: byte row copies whose rows are 3 or 5
+//      bytes, box_segments.hpp), a converged chunk loads each row it touches as the two aligned
+//      words that hold it, from the row's table entry, and assembles the chunk by byte permutes and
+//      funnel shifts: 12-18 shared loads per chunk instead of 24 (H100: the two suite boxes whose L1
+//      pipe was busiest +4.4 and +5.1 points, box_segments.hpp). Runs shorter than a chunk take the
+//      element gather.
 //   Owned output ends (p.halo > 0, box_tile.hpp; kernels of their own, template Owned): step 1
 //      also loads the halo's input rows (the load box; those past the tensor are skipped through
 //      box_load_origin), and step 2's converged store gathers over the run and the halo's elements
@@ -91,6 +97,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "gpu/box_segments.hpp"
 #include "gpu/box_tile.hpp"
 #include "gpu/common.cuh"
 #include "gpu/kernels/bulk_ops.cuh"
@@ -255,11 +262,14 @@ __device__ __forceinline__ void box_store_words(const box_params& p, const unsig
 // Claims: false compiles the kernel without the claim's code, for grids that never claim (one block
 // per tile, or no lease): the static loop b, b + grid, ... Launched for 16-byte elements only
 // (fast_variants.cu kBoxPlainWide says why and what it measured).
+// Segs: rows of that many bytes by the segment gather (p.segs, box_segments.hpp), 0 for none.
 template <class T, int Mode, int MinBlocks, bool Words = false, bool Converged = false, bool Shift = false,
-          bool Owned = false, bool Claims = true>
+          bool Owned = false, bool Claims = true, int Segs = 0>
 __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     permute_box_kernel(const T* __restrict__ in, T* __restrict__ out, box_params p, unsigned long long* ticket) {
   static_assert(!Owned || Converged, "owned ends are planned only where the converged store runs (box_tile.cpp)");
+  static_assert(Segs == 0 || (sizeof(T) == 1 && Converged && !Words && !Owned),
+                "the segment gather stores bytes in the converged form, without owned ends (box_tile.cpp segment_rows)");
   constexpr int S = sizeof(T), V = 16 / S;
   // Bulk rows (p.bulk) are planned only for elements of at most kBoxBulkMaxElem bytes in plain rows,
   // so every other kernel carries their path (bulk copies, mbarrier, run-table loads, fence) as
@@ -496,6 +506,16 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
         const int len = glen;
         const int from = run_chunk_from<S>(first, len);
         const int base = out_base[r] + sh;
+        if constexpr (Segs > 0) {
+          if (len >= V) {  // uniform in the block; shorter runs take the clamped element gather below
+            std::uint32_t w[4];
+            box_seg_gather<Segs>(
+                p, gtab, base, from,
+                [&](int a) { return *reinterpret_cast<const std::uint32_t*>(tile + box_phys_as<Mode>(a)); }, w);
+            store_run_chunk<T>(outb + rs, first, len, make_uint4(w[0], w[1], w[2], w[3]));
+            continue;
+          }
+        }
         T e[V];
         // Element i of the gather; Clamp (runs shorter than a chunk) keeps it inside the run.
         auto gather = [&](auto clamp) {
