@@ -23,10 +23,11 @@
 // the ten i8 suite plans of seeds 1-6 it then took, scripts/cases/segments_83_cases.txt): shared
 // wavefronts 35-45% fewer and the L1 pipe 71-97% -> 45-74% busy, but 4-15% more instructions in
 // all (Nsight Compute), and these boxes issue-bound on the H100 (issue slots 69-80% busy). Rows of
-// 3 and 5 bytes: [913044,98,3] 74.4 -> 79.6 and [4,24,19,23,24,25,16,5] 89.8 -> 94.2 (the two whose
-// L1 pipe was 90-97% busy), [164180,5,109,3] +1.1, four within a point. Rows of 7 bytes (three
-// words a row, 16 loads a chunk): [44,23,13,22,6,22,7] 86.3 -> 84.3, [1192,14,9,17,15,7] -0.4,
-// [1278264,30,7] +0.3, so 7 takes the element gather. Placing the rows from two table entries (a
+// 3 and 5 bytes (the merged build, % of copy): [4,24,19,23,24,25,16,5] 89.9 -> 94.2 and
+// [913044,98,3] 74.6 -> 78.7 (the two whose L1 pipe was 90-97% busy), [164180,5,109,3] +0.8, four
+// within a point (mean +1.0). Rows of 7 bytes (three words a row, 16 loads a chunk; first build):
+// [44,23,13,22,6,22,7] 86.3 -> 84.3, [1192,14,9,17,15,7] -0.4, [1278264,30,7] +0.3, so 7 takes the
+// element gather. Placing the rows from two table entries (a
 // fixed pitch along the output run's second dim, like the wide gather) cost 2-7 points more on the
 // rows of 7 (its extra division and selects), and was dropped.
 #pragma once

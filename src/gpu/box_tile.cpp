@@ -870,11 +870,12 @@ bool shrink_for_halo(const problem& pr, const box_params& p, box_params* smaller
 }
 
 // The segment gather (box_segments.hpp) for the store of a byte row copy whose rows are 3 or 5
-// bytes long (7 measured a loss there): the output run's fastest dim is the input run's (one shared byte apart), without the
-// word gather or owned ends (its kernels have neither), in a plain or granule-swizzled layout (the
-// two raw rows take; its kernels are compiled for those). Rows of 2, 4 or 8 bytes go as wider
-// elements before this (planner.cpp kWidenBoxMaxElem); rows of 16 bytes or more take the wide
-// gather's two table loads. kBoxSegments false plans the element gather for them again.
+// bytes long (rows of 7 measured a loss): the output run's fastest dim is the input run's (one
+// shared byte apart), without the word gather or owned ends (its kernels have neither), in a plain
+// or granule-swizzled layout (the two raw rows take; its kernels are compiled for those). Rows of
+// 2, 4 or 8 bytes go as wider elements before this (planner.cpp kWidenBoxMaxElem); rows of 16 bytes
+// or more take the wide gather's two table loads. kBoxSegments false plans the element gather for
+// them again.
 namespace {
 constexpr bool kBoxSegments = true;
 int segment_rows(const box_params& p, int s) {

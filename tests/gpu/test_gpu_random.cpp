@@ -739,6 +739,28 @@ TEST(GpuRandom, PermuteBoxWideWords) {
     ASSERT_EQ(run_case(d, 1, off, (off * 7) % 16, 4400 + off, off ? "permute_box" : "auto"), "") << "offset " << off;
 }
 
+namespace {
+// A random byte row copy of rank 3 to 7 (its last dim stays last): extents of 2 to max_extent
+// within about `budget` elements, then rows of row() bytes.
+template <class Row>
+xpose::permute_desc random_byte_row_copy(std::mt19937_64& rng, std::int64_t max_extent, std::int64_t budget, Row&& row) {
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  const int rank = static_cast<int>(pick(3, 7));
+  xpose::permute_desc d;
+  d.elem_bytes = 1;
+  for (int k = 0; k + 1 < rank; ++k) {
+    const std::int64_t e = std::max<std::int64_t>(1, std::min(pick(2, max_extent), budget));
+    d.extents.push_back(e);
+    budget = std::max<std::int64_t>(1, budget / e);
+  }
+  d.extents.push_back(row());
+  d.perm.resize(rank);
+  std::iota(d.perm.begin(), d.perm.end(), 0);
+  std::shuffle(d.perm.begin(), d.perm.end() - 1, rng);
+  return d;
+}
+}  // namespace
+
 // Row copies of bytes that auto runs through permute_box as wider elements (planner.cpp,
 // plan_problem: the fastest dim and every stride whole W-byte words): random ones whose plan widens,
 // and two suite shapes scaled down, at pointers aligned to W (the widened box) and offset by one
@@ -751,19 +773,9 @@ TEST(GpuRandom, PermuteBoxWidenedRowCopies) {
   std::mt19937_64 rng(20261207);
   auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
   for (int c = 0; c < 3000 && cases.size() < 60; ++c) {
-    const int rank = static_cast<int>(pick(3, 7));
-    xpose::permute_desc d;
-    d.elem_bytes = 1;
-    std::int64_t budget = 300000;
-    for (int k = 0; k + 1 < rank; ++k) {
-      const std::int64_t e = std::max<std::int64_t>(1, std::min(pick(2, 30), budget));
-      d.extents.push_back(e);
-      budget = std::max<std::int64_t>(1, budget / e);
-    }
-    d.extents.push_back((2 << pick(0, 3)) * pick(1, 3));  // rows of whole 2- to 16-byte words
-    d.perm.resize(rank);
-    std::iota(d.perm.begin(), d.perm.end(), 0);
-    std::shuffle(d.perm.begin(), d.perm.end() - 1, rng);
+    const xpose::permute_desc d = random_byte_row_copy(rng, 30, 300000, [&] {
+      return (2 << pick(0, 3)) * pick(1, 3);  // rows of whole 2- to 16-byte words
+    });
     xpose::detail::plan_data pd;
     std::string why;
     if (xpose::detail::plan_problem(xpose::detail::to_problem(d), std::nullopt, xpose::test::gpu_opts(), {}, &pd,
@@ -797,19 +809,7 @@ TEST(GpuRandom, PermuteBoxSegments) {
   std::mt19937_64 rng(20261208);
   auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
   for (int c = 0; c < 3000 && cases.size() < 60; ++c) {
-    const int rank = static_cast<int>(pick(3, 7));
-    xpose::permute_desc d;
-    d.elem_bytes = 1;
-    std::int64_t budget = 100000;
-    for (int k = 0; k + 1 < rank; ++k) {
-      const std::int64_t e = std::max<std::int64_t>(1, std::min(pick(2, 40), budget));
-      d.extents.push_back(e);
-      budget = std::max<std::int64_t>(1, budget / e);
-    }
-    d.extents.push_back(2 * pick(1, 2) + 1);  // rows of 3 or 5 bytes
-    d.perm.resize(rank);
-    std::iota(d.perm.begin(), d.perm.end(), 0);
-    std::shuffle(d.perm.begin(), d.perm.end() - 1, rng);
+    const xpose::permute_desc d = random_byte_row_copy(rng, 40, 100000, [&] { return 2 * pick(1, 2) + 1; });  // 3 or 5
     xpose::detail::gpu::box_params p;
     const char* reason = "";
     if (xpose::detail::gpu::box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &p, &reason) && p.segs)

@@ -65,7 +65,7 @@
 //      bytes, box_segments.hpp), a converged chunk loads each row it touches as the two aligned
 //      words that hold it, from the row's table entry, and assembles the chunk by byte permutes and
 //      funnel shifts: 12-18 shared loads per chunk instead of 24 (H100: the two suite boxes whose L1
-//      pipe was busiest +4.4 and +5.1 points, box_segments.hpp). Runs shorter than a chunk take the
+//      pipe was busiest +4.3 and +4.1 points, box_segments.hpp). Runs shorter than a chunk take the
 //      element gather.
 //   Owned output ends (p.halo > 0, box_tile.hpp; kernels of their own, template Owned): step 1
 //      also loads the halo's input rows (the load box; those past the tensor are skipped through
