@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A table-building candidate of permute_box against main on one device call. Carry build-dev-next
 # (ignored by git): it holds xpose_seg35.xz (main's GPU code at 52b27d3), libgomp.so.1.xz and the
-# candidate's xpose_NAME.xz / test_gpu_NAME.xz, NAME = CAND (default ptab1); ALSO names more builds
+# candidate's xpose_NAME.xz / test_gpu_NAME.xz, NAME = CAND (default ptab5); ALSO names more builds
 # for the A/B (xpose_NAME, no tests). Measured so far (H100, docs/performance.md):
 #   gfill: box_gtab_fill, results/gtab-fill-candidate-2026-12-07.patch: mean -0.7; dropped.
 #   gpair: box_gtab_pair, results/gtab-pair-candidate-2026-12-07.patch: mean -0.0; dropped.
@@ -12,11 +12,13 @@
 #          (results/ptab-v4-candidate-2026-12-07.patch): mean -3.2; not merged.
 #   ptab4off: ptab4's kernels with no tables attached (branch ptab4-off; no test binary): the control
 #          that says whether ptab4's loss is the copy or the changed code.
+#   ptab5: ptab1 with 32 copies of the tables, block b reading copy b mod 32 (branch ptab5): do the
+#          blocks' reads of one copy meet on the same L2 lines? Not measured yet.
 # A fresh checkout packs them: `scripts/devbin.sh --build xpose_seg35 test_gpu_seg35` on main, and
 # with a patch applied `scripts/devbin.sh --build xpose_ptab1 test_gpu_ptab1`.
 # On an H100: the tests about 90 s; the A/B on scripts/cases/ptab_86_cases.txt (33 plans) 131 s for
 # two builds, about 160 s for three; each profile case about 15 s a build (eighty-sixth session).
-#   CAND=ptab1 ALSO="xpose_ptab4 xpose_ptab4off" CASES=scripts/cases/ptab_86_cases.txt OUT=$OUT \
+#   CAND=ptab5 ALSO="xpose_ptab1 xpose_ptab4off" CASES=scripts/cases/ptab_86_cases.txt OUT=$OUT \
 #     scripts/device_gtab_fill.sh
 # 1. test_gpu_NAME on the permutation tests, memcheck on the box tests with owned ends, compact
 #    halos and segments: $OUT/tests.log (SKIP_TESTS=1 leaves it out).
@@ -27,7 +29,7 @@
 #    $OUT/profile-NAME.log.
 set -uo pipefail
 BIN=build-devbin source "$(dirname "$0")/device_common.sh"
-cand=${CAND:-ptab1}
+cand=${CAND:-ptab5}
 device_unpack xpose_seg35 "xpose_$cand" "test_gpu_$cand" libgomp.so.1
 nvidia-smi -L | tee "$OUT/tests.log"
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
