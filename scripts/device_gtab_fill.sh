@@ -6,8 +6,8 @@
 #   gfill: box_gtab_fill, results/gtab-fill-candidate-2026-12-07.patch: mean -0.7; dropped.
 #   gpair: box_gtab_pair, results/gtab-pair-candidate-2026-12-07.patch: mean -0.0; dropped.
 #   ptab1: tables built at make_plan, every one copied and waited for before the first load
-#          (results/ptab-v1-candidate-2026-12-07.patch, branch ptab): mean -1.3 (i8 +9 on two, f16 /
-#          f32 / f64 one-block boxes -3 to -8); not merged.
+#          (results/ptab-v1-candidate-2026-12-07.patch, branch ptab): mean -1.3 (i8 +9 on two; f16,
+#          f32 and f64 plans -0.1 to -8.3); not merged.
 #   ptab4: the same, the output side's copy issued at the block's start and the input side's built
 #          (results/ptab-v4-candidate-2026-12-07.patch): mean -3.2; not merged.
 #   ptab4off: ptab4's kernels with no tables attached (branch ptab4-off; no test binary): the control
@@ -18,12 +18,11 @@
 # with a patch applied `scripts/devbin.sh --build xpose_ptab1 test_gpu_ptab1`.
 # On an H100: the tests about 90 s; the A/B on scripts/cases/ptab_86_cases.txt (33 plans) 131 s for
 # two builds, about 160 s for three; each profile case about 15 s a build (eighty-sixth session).
-#   CAND=ptab5 ALSO="xpose_ptab1 xpose_ptab4off" CASES=scripts/cases/ptab_86_cases.txt OUT=$OUT \
-#     scripts/device_gtab_fill.sh
+#   CAND=ptab5 ALSO="xpose_ptab1 xpose_ptab4off" OUT=$OUT scripts/device_gtab_fill.sh
 # 1. test_gpu_NAME on the permutation tests, memcheck on the box tests with owned ends, compact
 #    halos and segments: $OUT/tests.log (SKIP_TESTS=1 leaves it out).
-# 2. scripts/device_ab_cases.sh, BINS="xpose_seg35 xpose_NAME $ALSO" (ALSO: more builds), CASES (default
-#    scripts/cases/gtab_fill_84_cases.txt), auto, ROUNDS rounds (default 1): $OUT/ab.json, ab.log.
+# 2. scripts/device_ab_cases.sh, BINS="xpose_seg35 xpose_NAME $ALSO", CASES (default
+#    scripts/cases/ptab_86_cases.txt), auto, ROUNDS rounds (default 1): $OUT/ab.json, ab.log.
 # 3. Nsight Compute's instruction and issue counts (device_memprofile.sh) for each build on
 #    PROFILE (';'-separated "extents perm dtype"; default three of the cases, empty for none):
 #    $OUT/profile-NAME.log.
@@ -36,7 +35,7 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   device_perm_tests "test_gpu_$cand" "$DEVICE_PERM_TESTS" \
     'GpuRandom.PermuteBoxSegments:GpuRandom.*OwnedEnds:GpuRandom.PermuteBoxCompactHalo'
 fi
-OUT=$OUT BIN=build-devbin BINS="xpose_seg35 xpose_$cand ${ALSO:-}" CASES=${CASES:-scripts/cases/gtab_fill_84_cases.txt} \
+OUT=$OUT BIN=build-devbin BINS="xpose_seg35 xpose_$cand ${ALSO:-}" CASES=${CASES:-scripts/cases/ptab_86_cases.txt} \
   ROUNDS=${ROUNDS:-1} timeout "${AB_TIMEOUT:-330}" "$(dirname "$0")/device_ab_cases.sh"
 tail -2 "$OUT/ab.log"
 PROFILE=${PROFILE-"2484,25,18,6,10,4 4,2,0,3,5,1 i8;44,23,13,22,6,22,7 2,5,0,1,4,3,6 i8;62,23,14,4,15,11,10 3,1,6,0,4,5,2 f16"}
