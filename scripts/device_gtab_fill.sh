@@ -10,14 +10,17 @@
 #          f32 and f64 plans -0.1 to -8.3); not merged.
 #   ptab4: the same, the output side's copy issued at the block's start and the input side's built
 #          (results/ptab-v4-candidate-2026-12-07.patch): mean -3.2; not merged.
-#   ptab4off: ptab4's kernels with no tables attached (branch ptab4-off; no test binary): the control
-#          that says whether ptab4's loss is the copy or the changed code.
-#   ptab5: ptab1 with 32 copies of the tables, block b reading copy b mod 32 (branch ptab5): do the
-#          blocks' reads of one copy meet on the same L2 lines? Not measured yet.
+#   ptab4off: ptab4's kernels with no tables attached (branch ptab4-off: the v4 patch and an early
+#          return in attach_box_tables; no test binary, so ALSO only): the control that says whether
+#          ptab4's loss is the copy or the changed code.
+#   ptab5: ptab1 with 32 copies of the tables, block b reading copy b mod 32 (branch ptab5,
+#          results/ptab-v5-candidate-2026-12-07.patch): do the blocks' reads of one copy meet on the
+#          same L2 lines? Not measured yet.
 # A fresh checkout packs them: `scripts/devbin.sh --build xpose_seg35 test_gpu_seg35` on main, and
-# with a patch applied `scripts/devbin.sh --build xpose_ptab1 test_gpu_ptab1`.
+# with a patch applied `scripts/devbin.sh --build xpose_ptab5 test_gpu_ptab5`.
 # On an H100: the tests about 90 s; the A/B on scripts/cases/ptab_86_cases.txt (33 plans) 131 s for
-# two builds, about 160 s for three; each profile case about 15 s a build (eighty-sixth session).
+# two builds, about 160 s for three, so about 200 s for four; each profile case about 15 s a build
+# (eighty-sixth session).
 #   CAND=ptab5 ALSO="xpose_ptab1 xpose_ptab4off" OUT=$OUT scripts/device_gtab_fill.sh
 # 1. test_gpu_NAME on the permutation tests, memcheck on the box tests with owned ends, compact
 #    halos and segments: $OUT/tests.log (SKIP_TESTS=1 leaves it out).
