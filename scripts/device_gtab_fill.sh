@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A table-building candidate of permute_box against main on one device call. Carry build-dev-next
 # (ignored by git): it holds xpose_seg35.xz (main's GPU code at 52b27d3), libgomp.so.1.xz and the
-# candidate's xpose_NAME.xz / test_gpu_NAME.xz, NAME = CAND (default ptab5); ALSO names more builds
+# candidate's xpose_NAME.xz / test_gpu_NAME.xz, NAME = CAND (default ptab6); ALSO names more builds
 # for the A/B (xpose_NAME, no tests). Measured so far (H100, docs/performance.md):
 #   gfill: box_gtab_fill, results/gtab-fill-candidate-2026-12-07.patch: mean -0.7; dropped.
 #   gpair: box_gtab_pair, results/gtab-pair-candidate-2026-12-07.patch: mean -0.0; dropped.
@@ -12,26 +12,33 @@
 #          (results/ptab-v4-candidate-2026-12-07.patch): mean -3.2; not merged.
 #   ptab4off: ptab4's kernels with no tables attached (branch ptab4-off: the v4 patch and an early
 #          return in attach_box_tables; no test binary, so ALSO only): the control that says whether
-#          ptab4's loss is the copy or the changed code.
+#          ptab4's loss is the copy or the changed code. It ran as main (mean -0.2): not the code.
 #   ptab5: ptab1 with 32 copies of the tables, block b reading copy b mod 32 (branch ptab5,
-#          results/ptab-v5-candidate-2026-12-07.patch): do the blocks' reads of one copy meet on the
-#          same L2 lines? Not measured yet.
+#          results/ptab-v5-candidate-2026-12-07.patch): i8 +1.2 on average (two plans +9), f16,
+#          f32, f64 -0.4 to -0.6; ptab4off as main (-0.2). So the copy's cost was the blocks' reads
+#          of one copy meeting on the same L2 lines (eighty-seventh session).
+#   ptab6: ptab5 for 1-byte elements only, the other sizes' kernels compiled as main's (branch
+#          ptab6, results/ptab-v6-candidate-2026-12-07.patch): the candidate to merge once its GPU
+#          tests pass; not run yet.
 # A fresh checkout packs them: `scripts/devbin.sh --build xpose_seg35 test_gpu_seg35` on main, and
-# with a patch applied `scripts/devbin.sh --build xpose_ptab5 test_gpu_ptab5`.
-# On an H100: the tests about 90 s; the A/B on scripts/cases/ptab_86_cases.txt (33 plans) 131 s for
-# two builds, about 160 s for three, so about 200 s for four; each profile case about 15 s a build
-# (eighty-sixth session).
-#   CAND=ptab5 ALSO="xpose_ptab1 xpose_ptab4off" OUT=$OUT scripts/device_gtab_fill.sh
+# with a patch applied `scripts/devbin.sh --build xpose_ptab6 test_gpu_ptab6`.
+# On an H100: the tests 130 s with memcheck; the A/B on scripts/cases/ptab_86_cases.txt (33 plans)
+# 131 s for two builds; four builds ran past AB_TIMEOUT's 330 s after 122 of their 132 rows (so
+# about 360 s, and no ab.json); scripts/cases/ptab_87_i8_cases.txt (8 plans) about 35 s a round for
+# two builds; each profile case about 5 s a build (eighty-sixth and eighty-seventh sessions).
+#   CAND=ptab6 ROUNDS=2 CASES=scripts/cases/ptab_87_i8_cases.txt PROFILE="" OUT=$OUT scripts/device_gtab_fill.sh
+#   CAND=ptab6 OUT=$OUT scripts/device_gtab_fill.sh
 # 1. test_gpu_NAME on the permutation tests, memcheck on the box tests with owned ends, compact
 #    halos and segments: $OUT/tests.log (SKIP_TESTS=1 leaves it out).
 # 2. scripts/device_ab_cases.sh, BINS="xpose_seg35 xpose_NAME $ALSO", CASES (default
-#    scripts/cases/ptab_86_cases.txt), auto, ROUNDS rounds (default 1): $OUT/ab.json, ab.log.
+#    scripts/cases/ptab_86_cases.txt), auto, ROUNDS rounds (default 1), cut off at AB_TIMEOUT
+#    seconds (default 330): $OUT/ab.json, ab.log.
 # 3. Nsight Compute's instruction and issue counts (device_memprofile.sh) for each build on
 #    PROFILE (';'-separated "extents perm dtype"; default three of the cases, empty for none):
 #    $OUT/profile-NAME.log.
 set -uo pipefail
 BIN=build-devbin source "$(dirname "$0")/device_common.sh"
-cand=${CAND:-ptab5}
+cand=${CAND:-ptab6}
 device_unpack xpose_seg35 "xpose_$cand" "test_gpu_$cand" libgomp.so.1
 nvidia-smi -L | tee "$OUT/tests.log"
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
