@@ -3,10 +3,11 @@
 # `xpose bench --extents E --perm P --dtype T --variants VARIANTS` for each "E P T" line of CASES (a
 # file), with each binary of BINS (names in BIN, default build-devbin), ROUNDS rounds (default 2), --reps
 # REPS (default 10). Rows to $OUT/ab.json with "build" (NAME.cN: the binary, N the case's number)
-# and "round" added, table rows to $OUT/ab.log. ab.json is rewritten after every round, so a call cut
-# off by its time limit still brings back the finished rounds (one JSON per run would be too many
-# files to bring back). Budget about 3.2 s per case, binary and variant on the H200 (2026-12-04:
-# 155 runs of --reps 10 in 490 s).
+# and "round" added, table rows to $OUT/ab.log. ab.json (one file: one JSON per run would be too
+# many files to bring back) is rewritten after each binary's pass over the cases, so a call cut off
+# by its time limit still brings back the finished passes (the eighty-seventh session's four builds
+# lost their whole round's JSON when the limit came during the last binary). Budget about 3.2 s
+# per case, binary and variant on the H200 (2026-12-04: 155 runs of --reps 10 in 490 s).
 # Binaries of BINS not in BIN yet are unpacked from build-dev-next/NAME.xz (device_unpack).
 # TESTS=1 first runs device_alltests (the whole test_gpu in BIN, then memcheck on MEMCHECK),
 # $OUT/tests-all.log.
@@ -34,8 +35,8 @@ for round in $(seq "${ROUNDS:-2}"); do
         --reps "${REPS:-10}" --warmup 2 --json "$AB/$x.c$i-$round.json" 2> /dev/null | grep -E '^\| [a-z]' |
         grep -v '^| variant' | sed "s/^/$x $round /" >> "$OUT/ab.log"
     done < "${CASES:?set CASES, a file of 'extents perm dtype' lines}"
+    device_merge_json "$AB" "$OUT/ab.json" build keep
   done
-  device_merge_json "$AB" "$OUT/ab.json" build keep
 done
 rm -rf "$AB"
 echo "ab done after ${SECONDS}s" >> "$OUT/ab.log"
