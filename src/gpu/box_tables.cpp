@@ -82,10 +82,12 @@ void attach_box_tables(plan_data* pd) {
   const std::vector<std::int32_t> one = box_tables_build(*p, pd->prob.elem_bytes);
   if (one.empty()) return;
   // kCopies copies, each starting on a 256-byte boundary; block b reads copy b % kCopies. With one
-  // copy, which every block reads at about the same time from the same few L2 lines, the tables lost 1.3 points of copy on
-  // average (f16 [2,24,19,23,24,25,16,5] 97.4 -> 89.3); with 32 the same kernels gained 0.5 (H100,
-  // docs/performance.md, eighty-seventh session). The size above is with the 32.
+  // copy, which every block reads at about the same time from the same few L2 lines, the tables
+  // lost 1.3 points of copy on average over 33 plans (f16 [2,24,19,23,24,25,16,5] 97.4 -> 89.3);
+  // with 32 the same kernels gained 0.5 (H100, docs/performance.md, eighty-seventh session). The
+  // size in the header above is with the 32.
   constexpr int kCopies = 32;
+  static_assert((kCopies & (kCopies - 1)) == 0, "the kernel picks a copy with a mask (tables_mask)");
   const int stride = static_cast<int>((one.size() + 63) / 64 * 64);
   std::vector<std::int32_t> host(static_cast<std::size_t>(stride) * kCopies, 0);
   for (int c = 0; c < kCopies; ++c) std::copy(one.begin(), one.end(), host.begin() + static_cast<std::ptrdiff_t>(c) * stride);
