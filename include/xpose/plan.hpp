@@ -5,14 +5,19 @@
 //   if (xpose::make_plan(desc, {}, &p, &why) != xpose::status::kSuccess) { ... why ... }
 //   xpose::execute(p, d_in, d_out, stream);
 //
-// make_plan is host-only: it validates the descriptor, normalises the problem (drops size-1
-// dimensions, fuses dimensions that stay adjacent), picks a variant and computes the launch shape.
-// For GPU permutations it scores candidate tiles with the shared-memory bank model, which takes up
-// to a few milliseconds on high-rank permutations (0.2-7 ms on the 2-core development machine):
-// plan once, execute many times. execute only checks the pointers and launches; it is
-// stream-ordered, never synchronises the device and never allocates (tma_tile's launches lease
-// one of a fixed set of tile counters and record a CUDA event after the launch; the first ones on a
-// device create those events). A plan is a small value: copy it, keep it, reuse it.
+// make_plan validates the descriptor, normalises the problem (drops size-1 dimensions, fuses
+// dimensions that stay adjacent), picks a variant and computes the launch shape. For GPU
+// permutations it scores candidate tiles with the shared-memory bank model, which takes up to a few
+// milliseconds on high-rank permutations (0.2-7 ms on the 2-core development machine): plan once,
+// execute many times. It runs on the host, but for one kind of plan: a permute_box plan (`xpose
+// plan` names it) of 1-byte elements copies its kernel's tables (256 KiB on average, 1.1 MiB at
+// most) to the plan's device, the current one (one allocation and a copy on a stream of its own,
+// waited for; allowed while another thread captures a graph). The plan owns that memory; its last
+// copy frees it with cudaFree, which waits for the device. Where the copy cannot be made the plan
+// runs the same, each block building the tables itself. execute only checks the pointers and
+// launches; it is stream-ordered, never synchronises the device and never allocates (tma_tile's
+// launches lease one of a fixed set of tile counters and record a CUDA event after the launch; the
+// first ones on a device create those events). A plan is a small value: copy it, keep it, reuse it.
 #pragma once
 
 #include <memory>

@@ -982,4 +982,33 @@ bool box_plan(const problem& pr, box_params* out, const char** reason) {
   return true;
 }
 
+namespace {
+template <bool Owned>
+std::vector<std::int32_t> tables_build(const box_params& p, int elem_bytes) {
+  const box_tables tb = box_tables_of(p);
+  std::vector<std::int32_t> tab(static_cast<std::size_t>(tb.end), 0);
+  for (int r = 0; r < p.runs_in; ++r) {
+    const box_run run = box_run_of<Owned>(p, true, r);
+    tab[tb.in_off + r] = run.off * elem_bytes;
+    tab[tb.in_cut + r] = static_cast<std::int32_t>(run.cut);
+    if (p.raw) tab[tb.in_base + r] = run.base;
+  }
+  for (int o = 0; o < p.runs_out; ++o) {
+    const box_run run = box_run_of<Owned>(p, false, o);
+    tab[tb.out_off + o] = run.off;
+    tab[tb.out_cut + o] = static_cast<std::int32_t>(run.cut);
+    tab[tb.out_base + o] = run.base;
+  }
+  const int gather_run = Owned ? p.gather_run : p.run_out;
+  for (int j = 0; j < gather_run; ++j)
+    tab[tb.gtab + box_gtab_index(p, j)] = static_cast<std::int32_t>(
+        box_gtab_word(box_gtab_of<Owned>(p, j), !p.wide && j + 1 < gather_run ? box_gtab_of<Owned>(p, j + 1) : 0));
+  return tab;
+}
+}  // namespace
+
+std::vector<std::int32_t> box_tables_build(const box_params& p, int elem_bytes) {
+  return p.halo ? tables_build<true>(p, elem_bytes) : tables_build<false>(p, elem_bytes);
+}
+
 }  // namespace xpose::detail::gpu

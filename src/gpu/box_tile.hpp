@@ -92,6 +92,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "gpu/geometry.hpp"
 #include "gpu/packed_tile.hpp"  // fast_div, packed_origin_of, packed_in_bounds
@@ -144,6 +145,11 @@ enum box_swizzle : int { kBoxPlain = 0, kBoxGranules = 1, kBoxWords = 2 };
 // permute_box_kernel's kMayBulk (which kernels compile the bulk path) must cover it: a
 // static_assert there.
 inline constexpr int kBoxBulkMaxElem = 2;
+
+// The element size whose plans get their tables built at make_plan and copied by each block
+// (box_params::tables, box_tables.cpp) instead of built by each block: bytes, where a table entry
+// serves the fewest bytes of data. permute_box_kernel's kMayCopyTables says what was measured.
+inline constexpr int kBoxTablesElemBytes = 1;
 
 // Which of a tile's limits (packed_origin lim_a / lim_b) shortens a side's run at the edge.
 enum box_lim : int { kBoxLimNone = 0, kBoxLimA = 1, kBoxLimB = 2 };
@@ -224,6 +230,14 @@ struct box_params {
   // copy's store runs it, else 0. Last in the struct, so every other field keeps its offset in the
   // kernels' parameters.
   int segs = 0;
+  // The tables above as box_tables_build lays them out, in device memory, built at make_plan
+  // (box_tables.cpp): each block copies the output side's into shared memory instead of computing
+  // them. Null: the block builds them itself (a plan made without a device, or run on another device than its own).
+  const std::int32_t* tables = nullptr;
+  int tables_device = -1;  // the device they are on (run_permute_box passes none on another)
+  // Copies of the tables, tables_stride words apart: block b reads copy b & tables_mask, so that
+  // the blocks' reads spread over L2 slices instead of all meeting on the same few lines.
+  int tables_stride = 0, tables_mask = 0;
 };
 
 // The physical shared byte of linear byte L under swizzle `mode`: bits 7 and up are kept, so a
@@ -456,6 +470,11 @@ XPOSE_HD inline box_tables box_tables_of(const box_params& p) {
   t.end = t.in_base + (p.raw ? p.runs_in : 0);
   return t;
 }
+
+// The shared-memory tables of box_tables_of(p) (tb.end words), as permute_box_kernel's blocks build
+// them (box_run_of, box_gtab_of; owned ends where p.halo), for elements of elem_bytes bytes: in_off
+// in bytes, gtab's pad words zero. Host side (box_tile.cpp); make_plan uploads them (box_tables.cpp).
+std::vector<std::int32_t> box_tables_build(const box_params& p, int elem_bytes);
 
 // Host side (box_tile.cpp): fills *p for a normalised problem, or returns false with *reason (rank
 // below 2, a plain copy, no unit-stride dim on a side, negative strides, an input span of 2^31 bytes

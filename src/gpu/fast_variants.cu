@@ -268,6 +268,16 @@ inline constexpr bool kBoxPlainWide = true;
 status run_permute_box(const plan_data& pd, const void* in, void* out, CUstream_st* s, std::string* why) {
   const auto* p = static_cast<const box_params*>(pd.kernel_params.get());
   if (!p) return status::kVariantNotApplicable;  // configure_permute_box fills it
+  box_params own;  // the plan's box without its tables, where another device than theirs is current
+  if (p->tables) {
+    int device = -1;
+    if (cudaGetDevice(&device) != cudaSuccess || device != p->tables_device) {
+      cudaGetLastError();
+      own = *p;
+      own.tables = nullptr;
+      p = &own;
+    }
+  }
   return with_word(pd.prob.elem_bytes, [&]<class T>() -> status {
     // `kernel` claims its tiles where a ticket is leased; `plain` (the same kernel, or for 16-byte
     // elements its claim-free form, kBoxPlainWide) runs where none is.

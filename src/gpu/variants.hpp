@@ -44,6 +44,11 @@ XPOSE_GPU_VARIANT(permute_box)
 // without a plan), with the pointers' alignment.
 status check_tma_view(const matrix_view& m, int elem_bytes, std::string* why);
 
+// Gives a permute_box plan its tables in device memory (box_tables.cpp), built once here instead of
+// by every block of every launch. Best effort: a plan left without them runs the same, building its
+// tables in each block. Called by make_plan on the plan it returns.
+void attach_box_tables(plan_data* pd);
+
 // The current device's properties; kNoDevice when there is none or the driver is unusable.
 status query_device(device_info* info, std::string* why);
 

@@ -1336,6 +1336,16 @@ status device_for(const plan_options& opts, device_info* dev, std::string* why) 
 #endif
 }
 
+// What a plan keeps on its device (make_plan, once the plan is chosen): permute_box's tables
+// (gpu/box_tables.cpp). The plans it falls back to keep none and build their own.
+void attach_device_state(plan_data* pd) {
+#ifdef XPOSE_HAS_CUDA
+  if (pd->where == backend::kGpu) gpu::attach_box_tables(pd);
+#else
+  (void)pd;
+#endif
+}
+
 }  // namespace
 }  // namespace xpose::detail
 
@@ -1364,6 +1374,7 @@ status make_plan(const transpose_desc& desc, const plan_options& opts, plan* out
   if (status s = detail::plan_problem(detail::to_problem(desc), detail::raw_matrix(desc), opts, dev, pd.get(), why);
       s != status::kSuccess)
     return s;
+  detail::attach_device_state(pd.get());
   out->data_ = std::move(pd);
   return status::kSuccess;
 }
@@ -1377,6 +1388,7 @@ status make_plan(const permute_desc& desc, const plan_options& opts, plan* out, 
   if (status s = detail::plan_problem(detail::to_problem(desc), std::nullopt, opts, dev, pd.get(), why);
       s != status::kSuccess)
     return s;
+  detail::attach_device_state(pd.get());
   out->data_ = std::move(pd);
   return status::kSuccess;
 }

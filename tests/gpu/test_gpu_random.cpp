@@ -17,6 +17,8 @@
 
 #include "common/test_util.hpp"
 #include "cpu/reference.hpp"
+#include "dispatch/plan_data.hpp"
+#include "dispatch/registry.hpp"
 #include "gpu/box_tile.hpp"
 #include "gpu/runs_tile.hpp"
 #include "gpu/kernels/tile_shapes.hpp"
@@ -36,9 +38,11 @@ struct dev_buf {
 
 // Runs `auto` on a descriptor with the input and output placed `in_off` / `out_off` elements past a
 // 256-byte aligned allocation; returns an empty string on success, else what went wrong.
+// own_tables (permute_box): the plan must hold its tables in device memory (box_tables.cpp); they
+// are stripped and the kernel builds its own, as where a plan has none.
 template <class Desc>
 std::string run_case(const Desc& d, int eb, std::int64_t in_off, std::int64_t out_off, std::uint64_t seed,
-                     const std::string& variant = "auto") {
+                     const std::string& variant = "auto", bool own_tables = false) {
   const auto raw = xpose::detail::to_problem(d);
   const std::size_t in_bytes = xpose::detail::in_span(raw) * eb, out_bytes = xpose::detail::out_span(raw) * eb;
   std::vector<unsigned char> in(in_bytes), expected(out_bytes), got(out_bytes);
@@ -58,7 +62,19 @@ std::string run_case(const Desc& d, int eb, std::int64_t in_off, std::int64_t ou
   auto* dout_p = static_cast<unsigned char*>(dout.p) + out_off * eb;
   if (cudaMemcpy(din_p, in.data(), in_bytes, cudaMemcpyHostToDevice) != cudaSuccess) return "upload";
   if (cudaMemset(dout_p, xpose::test::kPoison, out_bytes) != cudaSuccess) return "memset";
-  const status es = xpose::execute(p, din_p, dout_p, nullptr, &why);
+  status es;
+  if (own_tables) {
+    xpose::detail::plan_data stripped = *p.data();
+    const auto* bp = static_cast<const xpose::detail::gpu::box_params*>(stripped.kernel_params.get());
+    if (std::string(stripped.variant->name) != "permute_box" || !bp || !bp->tables)
+      return "no device tables to strip: " + p.summary();
+    auto own = std::make_shared<xpose::detail::gpu::box_params>(*bp);
+    own->tables = nullptr;
+    stripped.kernel_params = own;
+    es = stripped.variant->run(stripped, din_p, dout_p, nullptr, &why);
+  } else {
+    es = xpose::execute(p, din_p, dout_p, nullptr, &why);
+  }
   // A named kernel may need more alignment than an offset pointer has (permute_packed moves a row
   // copy's rows as wider words); it must say so and write nothing. `auto` falls back instead.
   if (variant != "auto" && es == status::kMisaligned) {
@@ -559,6 +575,60 @@ void random_permutations(const std::string& variant, int cases, std::uint64_t se
   if (variant == "permute_box") {  // both forms of its element store
     EXPECT_GT(whole, cases / 50);
     EXPECT_GT(converged, cases / 50);
+  }
+}
+
+// permute_box's tables: make_plan gives every box plan of 1-byte elements its tables in device
+// memory (box_tables.cpp), which every other byte box test runs; here random byte permutations run
+// both with them and without (each block building its own, as before they were prebuilt), owned
+// ends too. The other sizes' plans must hold none.
+TEST(GpuRandom, PermuteBoxOwnTables) {
+  std::mt19937_64 rng(20261207);
+  const int sizes[] = {1, 1, 1, 2, 4, 8, 16};
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  std::vector<std::pair<xpose::permute_desc, std::int64_t>> cases;  // with an element offset for both pointers
+  int owned = 0;
+  for (int c = 0; c < 600 && cases.size() < 120; ++c) {
+    const int rank = static_cast<int>(pick(2, 8)), eb = sizes[pick(0, 6)];
+    xpose::permute_desc d;
+    d.elem_bytes = eb;
+    std::int64_t budget = 200000 / eb;
+    for (int k = 0; k < rank; ++k) {
+      const std::int64_t e = std::max<std::int64_t>(1, std::min<std::int64_t>(pick(1, k == rank - 1 ? 9 : 40), budget));
+      d.extents.push_back(e);
+      budget = std::max<std::int64_t>(1, budget / e);
+    }
+    d.perm.resize(rank);
+    std::iota(d.perm.begin(), d.perm.end(), 0);
+    std::shuffle(d.perm.begin(), d.perm.end(), rng);
+    xpose::detail::gpu::box_params bp;
+    const char* reason = "";
+    if (!xpose::detail::gpu::box_plan(xpose::detail::normalize(xpose::detail::to_problem(d)), &bp, &reason)) continue;
+    owned += bp.halo > 0;
+    cases.emplace_back(d, c % 3 == 0 ? pick(1, 7) : 0);
+  }
+  ASSERT_EQ(cases.size(), 120u);  // the planning above runs without a device too
+  EXPECT_GT(owned, 0);
+  XPOSE_REQUIRE_GPU();
+  for (std::size_t n = 0; n < cases.size(); ++n) {
+    const auto& [d, off] = cases[n];
+    {  // tables exactly where the element size has them
+      xpose::plan pl;
+      std::string why;
+      ASSERT_EQ(xpose::make_plan(d, {.where = xpose::backend::kGpu, .variant = "permute_box"}, &pl, &why),
+                status::kSuccess)
+          << why;
+      const auto* bp = static_cast<const xpose::detail::gpu::box_params*>(pl.data()->kernel_params.get());
+      ASSERT_NE(bp, nullptr);
+      EXPECT_EQ(bp->tables != nullptr, d.elem_bytes == xpose::detail::gpu::kBoxTablesElemBytes)
+          << "case " << n << ": " << pl.summary();
+    }
+    for (const bool own : {false, true}) {
+      if (own && d.elem_bytes != xpose::detail::gpu::kBoxTablesElemBytes) continue;  // none to strip
+      ASSERT_EQ(run_case(d, d.elem_bytes, off, (off * 5) % 8, 6100 + n, "permute_box", own), "")
+          << (own ? "tables built by the blocks" : "tables from make_plan") << ", case " << n << " extents "
+          << fmt::format("{}", fmt::join(d.extents, ",")) << " perm " << fmt::format("{}", fmt::join(d.perm, ","));
+    }
   }
 }
 

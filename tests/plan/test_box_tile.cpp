@@ -104,6 +104,25 @@ std::string emulate(const xpose::permute_desc& d, const box_params& p, int in_mi
   }
   for (int j = 0; j + 1 < p.gather_run; ++j)
     gtab[box_gtab_index(p, j)] |= (gtab[box_gtab_index(p, j + 1)] & 0xffffu) << 16;
+  // The tables make_plan builds for the device (box_tables_build), which the kernel copies instead
+  // of building them: these, word for word (the wide gather's words have no high half there; the
+  // words no entry lands in are zero).
+  {
+    const std::vector<std::int32_t> built = box_tables_build(p, s);
+    if (built.size() != static_cast<std::size_t>(tb.end)) return "box_tables_build: table size";
+    auto at = [&](int i) { return static_cast<std::uint32_t>(built[static_cast<std::size_t>(i)]); };
+    for (int r = 0; r < p.runs_in; ++r)
+      if (built[tb.in_off + r] != in_off[r] || at(tb.in_cut + r) != in_cut[r] ||
+          (p.raw && built[tb.in_base + r] != in_base[r]))
+        return "box_tables_build: an input run's entry";
+    for (int o = 0; o < p.runs_out; ++o)
+      if (built[tb.out_off + o] != out_off[o] || at(tb.out_cut + o) != out_cut[o] || built[tb.out_base + o] != out_base[o])
+        return "box_tables_build: an output run's entry";
+    for (int w = 0; w < p.gtab_len; ++w) {
+      const std::uint32_t want = gtab[w] == 0xffffffffu ? 0u : p.wide ? gtab[w] & 0xffffu : gtab[w];
+      if (at(tb.gtab + w) != want) return "box_tables_build: a gtab word";
+    }
+  }
 
   std::vector<int> smem(p.tile_bytes);
   const box_chunks nc = box_out_chunks(p, out_mis);

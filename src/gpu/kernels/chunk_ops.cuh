@@ -43,6 +43,21 @@ __device__ __forceinline__ void copy_chunk_async(void* dst, const void* src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src) : "memory");
 }
 __device__ __forceinline__ void wait_chunks_async() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
+// n 32-bit words from src (global) to dst (shared) by the block's threads (thread t of `threads`),
+// asynchronously as above: whole 16-byte chunks, and single words before the first and after the
+// last. dst and src lie at the same offset from a 16-byte boundary.
+__device__ __forceinline__ void copy_words_async(std::int32_t* dst, const std::int32_t* src, int n, int t, int threads) {
+  const int head = min(n, static_cast<int>((16 - (reinterpret_cast<std::uintptr_t>(src) & 15)) & 15) / 4);
+  const int quads = (n - head) / 4, tail = n - head - 4 * quads;
+  auto word = [](std::int32_t* d, const std::int32_t* s) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(d))),
+                 "l"(s)
+                 : "memory");
+  };
+  if (t < head) word(dst + t, src + t);
+  for (int i = t; i < quads; i += threads) copy_chunk_async(dst + head + 4 * i, src + head + 4 * i);
+  if (t < tail) word(dst + head + 4 * quads + t, src + head + 4 * quads + t);
+}
 
 // Writes the chunk at byte `first` of the run at `run` (bytes, run_elems elements) from v, whose
 // element i is the run's element run_chunk_from + i: one 16-byte store for a whole chunk. A

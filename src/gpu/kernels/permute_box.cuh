@@ -3,7 +3,8 @@
 // extents, strides and pointer alignment.
 //
 // Per block, once: the run tables (in_off, in bytes, and in_cut; out_off, out_cut, out_base) and
-// the output run's table gtab, in shared memory after the tile.
+// the output run's table gtab, in shared memory after the tile: copied from the plan's device copy
+// (box_params::tables, built at make_plan by box_tables.cpp), or built by the block.
 // Per tile (the block loops over tiles):
 //   1. Load: item u = (r, k), r = u / nc_in, is the k-th 16-byte chunk of shared row r, bytes
 //      16k .. 16k + 15 of input run r. It comes from the aligned input chunk holding the run's byte
@@ -284,6 +285,14 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   // measured candidate, the compiler schedules them differently. The 16-byte kernels here have the
   // candidate's instruction counts and another schedule (docs/performance.md, fifty-sixth session).
   constexpr bool kMayBulk = S < 16;
+  // Tables copied from make_plan's (p.tables, box_tables.cpp): 1-byte elements only
+  // (kBoxTablesElemBytes). There a table entry serves the fewest bytes, so building the tables is
+  // the largest share of a block's work: copied, i8 [44,13,14,4,18,20,23] ran at 90.3% of copy
+  // instead of 81.0, [1472,6,22,6,10,23] 80.8 instead of 71.4, the 19 byte plans +1.2 on average. The
+  // same copy lost 0.5 on average on 12 plans of 2- to 8-byte elements (none gained more than 0.3; H100,
+  // docs/performance.md, eighty-seventh session), and with it two 16-byte kernels spilled 16 bytes
+  // instead of 8 (scripts/ptxas_spills.sh); so their kernels compile without it.
+  constexpr bool kMayCopyTables = S == kBoxTablesElemBytes;
   static_assert(kBoxBulkMaxElem < 16, "the 16-byte kernels compile without the bulk rows' path");
   extern __shared__ uint4 box_smem_raw[];  // uint4: 16-byte aligned rows
   unsigned char* tile = reinterpret_cast<unsigned char*>(box_smem_raw);
@@ -297,15 +306,24 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   std::uint32_t* gtab = reinterpret_cast<std::uint32_t*>(tab + tb.gtab);
   std::int32_t* in_base = tab + tb.in_base;  // raw rows only
   const int tid = static_cast<int>(threadIdx.x);
-  for (int r = tid; r < p.runs_in; r += kBoxThreads) {
-    const box_run run = box_run_of<Owned>(p, true, r);
-    in_off[r] = run.off * S;  // bytes
-    in_cut[r] = run.cut;
-    if (p.raw) in_base[r] = run.base;
+  // Tables built at make_plan (p.tables, box_tables.cpp): every one copied by cp.async and waited
+  // for before the first tile's loads. Copying only the output side's, overlapped with the first
+  // tile's loads, was slower (mean -3.2 against -1.3; eighty-sixth session, docs/performance.md).
+  const bool copied = p.tables && kMayCopyTables;
+  if (copied) {
+    copy_words_async(tab, p.tables + (blockIdx.x & p.tables_mask) * p.tables_stride, tb.end, tid, kBoxThreads);
+  } else {
+    for (int r = tid; r < p.runs_in; r += kBoxThreads) {
+      const box_run run = box_run_of<Owned>(p, true, r);
+      in_off[r] = run.off * S;  // bytes
+      in_cut[r] = run.cut;
+      if (p.raw) in_base[r] = run.base;
+    }
   }
   // The output side's tables (only the store phase reads them): built while the block's first
-  // tile loads, between the load phase's issue and its wait. Each gtab word holds its entry and the
-  // next one (box_gtab_word), computed by the same thread; the wide gather reads low halves only.
+  // tile loads, between the load phase's issue and its wait (unless copied, above). Each gtab word
+  // holds its entry and the next one (box_gtab_word), computed by the same thread; the wide gather
+  // reads low halves only.
   // Built before the first load instead (with a barrier between the two halves of gtab), f64
   // one-block-per-tile boxes ran 4-5 points of copy slower, c128 0-0.8 (H200, docs/performance.md,
   // fifty-fifth session).
@@ -355,6 +373,7 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
     tma::mbar_init(&rows_bar, 1);
     tma::fence_mbar_init();
   }
+  if (copied) wait_chunks_async();
   __syncthreads();
 
   const auto* inb = reinterpret_cast<const unsigned char*>(in);
@@ -467,7 +486,9 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
       }
     }
     }
-    if (tile_id == blockIdx.x) out_tables();  // the block's first tile (uniform)
+    if (tile_id == blockIdx.x) {  // the block's first tile (uniform)
+      if (!copied) out_tables();
+    }
     wait_chunks_async();
     __syncthreads();  // every thread has read next_origin (and has announced its bulk rows' bytes)
     if (bulk) {  // the phase ends when thread 0 has arrived and every announced byte has landed
