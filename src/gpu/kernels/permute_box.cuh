@@ -288,10 +288,13 @@ __global__ void __launch_bounds__(kBoxThreads, MinBlocks)
   // Tables copied from make_plan's (p.tables, box_tables.cpp): 1-byte elements only
   // (kBoxTablesElemBytes). There a table entry serves the fewest bytes, so building the tables is
   // the largest share of a block's work: copied, i8 [44,13,14,4,18,20,23] ran at 90.3% of copy
-  // instead of 81.0, [1472,6,22,6,10,23] 80.8 instead of 71.4, the 19 byte plans +1.2 on average. The
-  // same copy lost 0.5 on average on 12 plans of 2- to 8-byte elements (none gained more than 0.3; H100,
-  // docs/performance.md, eighty-seventh session), and with it two 16-byte kernels spilled 16 bytes
-  // instead of 8 (scripts/ptxas_spills.sh); so their kernels compile without it.
+  // instead of 81.0, [1472,6,22,6,10,23] 80.8 instead of 71.4, the 19 byte plans +1.2 on average
+  // (H100); on the H200, where the byte boxes are held by the SMs' work per byte, eight of them +5.1
+  // on average and the i8 suite's median 71.6 -> 73.0 (eighty-eighth session). The same copy lost
+  // 0.5 on average on 12 plans of 2- to 8-byte elements (none gained more than 0.3; H100,
+  // docs/performance.md, eighty-seventh session; not measured on the H200 yet), and with it two
+  // 16-byte kernels spilled 16 bytes instead of 8 (scripts/ptxas_spills.sh); so their kernels
+  // compile without it.
   constexpr bool kMayCopyTables = S == kBoxTablesElemBytes;
   static_assert(kBoxBulkMaxElem < 16, "the 16-byte kernels compile without the bulk rows' path");
   extern __shared__ uint4 box_smem_raw[];  // uint4: 16-byte aligned rows
