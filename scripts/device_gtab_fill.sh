@@ -23,6 +23,8 @@
 #          +5.1 on average, the i8 suite's median 71.6 -> 73.0; merged (cb0aacf).
 #   ptab7: ptab6 with halves too (branch ptab7): for the H200, where the bytes paid four times what
 #          they did on the H100; not run yet.
+#   wphase: not a table change: the word gather with each word at its own byte phase (branch
+#          wphase), on the 7 i8 plans of scripts/cases/wphase_88_cases.txt; not run yet.
 # A fresh checkout packs them: `scripts/devbin.sh --build xpose_seg35 test_gpu_seg35` on main, and
 # with a patch applied `scripts/devbin.sh --build xpose_ptab6 test_gpu_ptab6`.
 # On an H100: the tests 130 s with memcheck; the A/B on scripts/cases/ptab_86_cases.txt (33 plans)
@@ -34,7 +36,7 @@
 #   BASE=xpose_ptab6 CAND=ptab7 ALSO=xpose_ptab5 CASES=scripts/cases/ptab_88_wide_cases.txt PROFILE="" \
 #     OUT=$OUT scripts/device_gtab_fill.sh     # ptab7's tests; main, ptab7 and ptab5 on 32 wider plans
 # 1. test_gpu_NAME on the permutation tests, memcheck on the box tests with owned ends, compact
-#    halos and segments: $OUT/tests.log (SKIP_TESTS=1 leaves it out).
+#    halos and segments (or the gtest filter MEMCHECK): $OUT/tests.log (SKIP_TESTS=1 leaves it out).
 # 2. scripts/device_ab_cases.sh, BINS="$BASE xpose_NAME $ALSO", CASES (default
 #    scripts/cases/ptab_86_cases.txt), auto, ROUNDS rounds (default 1), cut off at AB_TIMEOUT
 #    seconds (default 330): $OUT/ab.json, ab.log.
@@ -49,7 +51,7 @@ device_unpack "$base" "xpose_$cand" "test_gpu_$cand" libgomp.so.1
 nvidia-smi -L | tee "$OUT/tests.log"
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
   device_perm_tests "test_gpu_$cand" "$DEVICE_PERM_TESTS" \
-    'GpuRandom.PermuteBoxSegments:GpuRandom.*OwnedEnds:GpuRandom.PermuteBoxCompactHalo'
+    "${MEMCHECK:-GpuRandom.PermuteBoxSegments:GpuRandom.*OwnedEnds:GpuRandom.PermuteBoxCompactHalo}"
 fi
 OUT=$OUT BIN=build-devbin BINS="$base xpose_$cand ${ALSO:-}" CASES=${CASES:-scripts/cases/ptab_86_cases.txt} \
   ROUNDS=${ROUNDS:-1} timeout "${AB_TIMEOUT:-330}" "$(dirname "$0")/device_ab_cases.sh"
