@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# A table-building candidate of permute_box against main on one device call. Carry build-dev-next
-# (ignored by git): it holds the baseline BASE (default xpose_seg35, main's GPU code at 52b27d3, before
-# ptab6; xpose_ptab6 is main's since cb0aacf), libgomp.so.1.xz and the candidate's xpose_NAME.xz / test_gpu_NAME.xz, NAME = CAND (default ptab6); ALSO names more builds
-# for the A/B (xpose_NAME, no tests). Measured so far (H100, docs/performance.md):
+# A permute_box candidate against main on one device call. Carry build-dev-next (ignored by git):
+# it holds the baseline BASE (default xpose_seg35, main's GPU code at 52b27d3, before ptab6;
+# xpose_ptab6 is main's since cb0aacf), libgomp.so.1.xz and the candidate's xpose_NAME.xz /
+# test_gpu_NAME.xz, NAME = CAND (default ptab6); ALSO names more builds for the A/B (xpose_NAME, no
+# tests). Measured so far (on an H100 unless named; docs/performance.md):
 #   gfill: box_gtab_fill, results/gtab-fill-candidate-2026-12-07.patch: mean -0.7; dropped.
 #   gpair: box_gtab_pair, results/gtab-pair-candidate-2026-12-07.patch: mean -0.0; dropped.
 #   ptab1: tables built at make_plan, every one copied and waited for before the first load
@@ -18,9 +19,9 @@
 #          f32, f64 -0.4 to -0.6; ptab4off as main (-0.2). So the copy's cost was the blocks' reads
 #          of one copy meeting on the same L2 lines (eighty-seventh session).
 #   ptab6: ptab5 for 1-byte elements only, the other sizes' kernels compiled as main's (branch
-#          ptab6, results/ptab-v6-candidate-2026-12-07.patch): the candidate to merge once its GPU
-#          tests pass. H200 (eighty-eighth session): tests passed, the 8 plans of ptab_87_i8_cases
-#          +5.1 on average, the i8 suite's median 71.6 -> 73.0; merged (cb0aacf).
+#          ptab6, results/ptab-v6-candidate-2026-12-07.patch). H200 (eighty-eighth session): tests
+#          passed, the 8 plans of ptab_87_i8_cases +5.1 on average, the i8 suite's median 71.6 ->
+#          73.0; merged (cb0aacf).
 #   ptab7: ptab6 with halves too (branch ptab7): for the H200, where the bytes paid four times what
 #          they did on the H100; not run yet.
 #   wphase: not a table change: the word gather with each word at its own byte phase (branch
