@@ -26,6 +26,9 @@
 #          they did on the H100; not run yet.
 #   wphase: not a table change: the word gather with each word at its own byte phase (branch
 #          wphase), on the 7 i8 plans of scripts/cases/wphase_88_cases.txt; not run yet.
+#   cand89: the eighty-ninth session's four candidates for the H200's byte and half boxes together
+#          (branch cand89: wphase, wsplit, hwords, seg7, each behind its switch; docs/performance.md):
+#          not run yet. Case lists scripts/cases/cand89_i8_cases.txt, hwords_89_f16_cases.txt.
 # A fresh checkout packs them: `scripts/devbin.sh --build xpose_seg35 test_gpu_seg35` on main, and
 # with a patch applied `scripts/devbin.sh --build xpose_ptab6 test_gpu_ptab6`.
 # On an H100: the tests 130 s with memcheck; the A/B on scripts/cases/ptab_86_cases.txt (33 plans)
@@ -36,6 +39,8 @@
 #   CAND=ptab6 ROUNDS=2 CASES=scripts/cases/ptab_87_i8_cases.txt PROFILE="" OUT=$OUT scripts/device_gtab_fill.sh
 #   BASE=xpose_ptab6 CAND=ptab7 ALSO=xpose_ptab5 CASES=scripts/cases/ptab_88_wide_cases.txt PROFILE="" \
 #     OUT=$OUT scripts/device_gtab_fill.sh     # ptab7's tests; main, ptab7 and ptab5 on 32 wider plans
+#   BASE=xpose_ptab6 CAND=cand89 MEMCHECK='GpuRandom.PermuteBoxSplitStoreShapes:GpuRandom.PermuteBoxHalfWords:GpuRandom.PermuteBoxWordPhase' \
+#     CASES=scripts/cases/cand89_i8_cases.txt ROUNDS=2 PROFILE="" OUT=$OUT scripts/device_gtab_fill.sh
 # 1. test_gpu_NAME on the permutation tests, memcheck on the box tests with owned ends, compact
 #    halos and segments (or the gtest filter MEMCHECK): $OUT/tests.log (SKIP_TESTS=1 leaves it out).
 # 2. scripts/device_ab_cases.sh, BINS="$BASE xpose_NAME $ALSO", CASES (default
